@@ -1,0 +1,80 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Built-in source adapters. Each name `Foo` generates the `FooAdapter` library target and the `FooAdapterTests`
+/// test target; `BuiltInSources.all` in TributaryCLI is the one registry that lists their `Source` types.
+let adapters: [(name: String, dependencies: [Target.Dependency])] = [
+    ("JSONFile", [])
+]
+
+let package = Package(
+    name: "Tributary",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tributary", targets: ["tributary"]),
+        .library(name: "TributaryCore", targets: ["TributaryCore"]),
+        .library(name: "TributaryCLI", targets: ["TributaryCLI"]),
+        .library(name: "Renderers", targets: ["Renderers"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "TributaryCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "Renderers", dependencies: ["TributaryCore"]),
+        .target(
+            name: "TributaryCLI",
+            dependencies: [
+                "TributaryCore",
+                "Renderers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ] + adapters.map { .target(name: "\($0.name)Adapter") }
+        ),
+        .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
+
+        .testTarget(
+            name: "TributaryCoreTests",
+            dependencies: ["TributaryCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "RenderersTests",
+            dependencies: ["Renderers", "TributaryCore"],
+            resources: [.copy("Golden")]
+        ),
+        .testTarget(
+            name: "TributaryCLITests",
+            dependencies: [
+                "TributaryCLI", "TributaryCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ]
+        + adapters.flatMap { adapter in
+            [
+                Target.target(
+                    name: "\(adapter.name)Adapter",
+                    dependencies: ["TributaryCore"] + adapter.dependencies
+                ),
+                Target.testTarget(
+                    name: "\(adapter.name)AdapterTests",
+                    dependencies: [.target(name: "\(adapter.name)Adapter"), "TributaryCore"],
+                    resources: [.copy("Fixtures")]
+                ),
+            ]
+        },
+    swiftLanguageModes: [.v6]
+)
+
+// Every target gets the same strictness, as swift-log does it.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,172 @@
+public import Foundation
+
+/// The immutable view model every renderer draws: items grouped by day, dates already formatted, per-source
+/// status. ``DigestBuilder`` makes every formatting decision once, here, so that the text, Markdown, HTML and JSON
+/// renderers can only differ in syntax and escaping.
+public struct Digest: Sendable, Equatable {
+    /// The digest's title (feeds.json `title`).
+    public var title: String
+    /// When the digest was made.
+    public var generatedAt: Date
+    /// ``generatedAt`` formatted in the digest's time zone, e.g. `2026-11-22 14:41 JST`.
+    public var generatedAtText: String
+    /// ``generatedAt`` as RFC 3339 with the time zone's offset, for `<time datetime>`.
+    public var generatedAtISO: String
+    /// The IANA identifier of the time zone the digest is written in.
+    public var timeZoneIdentifier: String
+    /// The language of the digest's own text (`lang` of the HTML), a BCP 47 tag.
+    public var language: String
+    /// One entry per configured source, in feeds.json order.
+    public var sources: [SourceSummary]
+    /// Days, newest first; items inside a day in the pipeline's order (newest first).
+    public var days: [Day]
+
+    public init(
+        title: String,
+        generatedAt: Date,
+        generatedAtText: String,
+        generatedAtISO: String,
+        timeZoneIdentifier: String,
+        language: String = "en",
+        sources: [SourceSummary],
+        days: [Day]
+    ) {
+        self.title = title
+        self.generatedAt = generatedAt
+        self.generatedAtText = generatedAtText
+        self.generatedAtISO = generatedAtISO
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.language = language
+        self.sources = sources
+        self.days = days
+    }
+
+    /// Every entry, in digest order.
+    public var entries: [Entry] { days.flatMap(\.entries) }
+
+    /// The number of items in the digest.
+    public var itemCount: Int { days.reduce(0) { $0 + $1.entries.count } }
+
+    /// The number of items first seen since the previous digest.
+    public var newItemCount: Int { days.reduce(0) { $0 + $1.entries.count(where: \.isNew) } }
+
+    /// The sources that failed.
+    public var failedSources: [SourceSummary] { sources.filter { $0.state == .failed } }
+}
+
+extension Digest {
+    /// One source's line in the status table.
+    public struct SourceSummary: Sendable, Equatable {
+        /// The outcome, reduced to what a reader needs.
+        public enum State: String, Sendable, Equatable {
+            case ok
+            case notModified = "not modified"
+            case failed
+            /// The run ended before the source did (for example a one-shot run that was interrupted).
+            case incomplete
+        }
+
+        public var id: SourceID
+        public var kind: String
+        /// The title from feeds.json, or the id.
+        public var title: String
+        public var state: State
+        /// Why the source failed: one line naming the place and the fix.
+        public var reason: String?
+        /// Items this source contributes to the digest.
+        public var itemCount: Int
+        /// Recoverable problems, one line each.
+        public var warnings: [String]
+
+        public init(
+            id: SourceID,
+            kind: String,
+            title: String,
+            state: State,
+            reason: String? = nil,
+            itemCount: Int,
+            warnings: [String] = []
+        ) {
+            self.id = id
+            self.kind = kind
+            self.title = title
+            self.state = state
+            self.reason = reason
+            self.itemCount = itemCount
+            self.warnings = warnings
+        }
+    }
+
+    /// The items of one calendar day in the digest's time zone.
+    public struct Day: Sendable, Equatable {
+        /// `YYYY-MM-DD`, usable as an anchor.
+        public var id: String
+        /// The day as a heading, e.g. `Sunday, 22 November 2026`.
+        public var heading: String
+        public var entries: [Entry]
+
+        public init(id: String, heading: String, entries: [Entry]) {
+            self.id = id
+            self.heading = heading
+            self.entries = entries
+        }
+    }
+
+    /// One item as the renderers show it: every string already chosen and formatted, but not yet escaped.
+    public struct Entry: Sendable, Equatable {
+        /// The item as the pipeline stored it (the JSON renderer writes this).
+        public var item: FeedItem
+        /// The title to show: the item's title, or a fallback such as the start of its text.
+        public var title: String
+        /// The link to follow: the item's `url`, else its `external_url`.
+        public var url: String?
+        public var sourceID: SourceID
+        /// The source's title from feeds.json, or its id.
+        public var sourceTitle: String
+        /// The publisher (`_tributary.origin.title`, or the first author), when known.
+        public var publisher: String?
+        /// Local time of day, e.g. `14:41`; `nil` when the item has no date.
+        public var timeText: String?
+        /// The date as RFC 3339 with the local offset, for `<time datetime>`; `nil` when the item has no date.
+        public var dateISO: String?
+        /// Plain-text summary, shortened to a readable length.
+        public var summary: String?
+        public var tags: [String]
+        /// Other coverage of the same story.
+        public var related: [TributaryExtension.RelatedLink]
+        /// Other sources that delivered the same item.
+        public var alsoIn: [SourceID]
+        /// First seen since the previous digest.
+        public var isNew: Bool
+
+        public init(
+            item: FeedItem,
+            title: String,
+            url: String?,
+            sourceID: SourceID,
+            sourceTitle: String,
+            publisher: String? = nil,
+            timeText: String? = nil,
+            dateISO: String? = nil,
+            summary: String? = nil,
+            tags: [String] = [],
+            related: [TributaryExtension.RelatedLink] = [],
+            alsoIn: [SourceID] = [],
+            isNew: Bool = false
+        ) {
+            self.item = item
+            self.title = title
+            self.url = url
+            self.sourceID = sourceID
+            self.sourceTitle = sourceTitle
+            self.publisher = publisher
+            self.timeText = timeText
+            self.dateISO = dateISO
+            self.summary = summary
+            self.tags = tags
+            self.related = related
+            self.alsoIn = alsoIn
+            self.isNew = isNew
+        }
+    }
+}

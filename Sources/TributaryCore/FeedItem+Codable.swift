@@ -1,0 +1,139 @@
+import Foundation
+
+extension FeedItem: Codable {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, url, title, summary, image, tags, language, authors, author, attachments
+        case externalURL = "external_url"
+        case contentHTML = "content_html"
+        case contentText = "content_text"
+        case bannerImage = "banner_image"
+        case datePublished = "date_published"
+        case dateModified = "date_modified"
+        case tributary = "_tributary"
+    }
+
+    /// Decodes a JSON Feed 1.1 or 1.0 item. A numeric `id` is coerced to a string, 1.0's single `author` becomes
+    /// `authors`, and a missing `id` decodes as the empty string (callers derive a stable one, see
+    /// ``FeedItem/derivedID()``). Dates must be RFC 3339; any offset is converted to UTC.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let string = try? container.decodeIfPresent(String.self, forKey: .id) {
+            id = string
+        } else if let number = try? container.decodeIfPresent(Int64.self, forKey: .id) {
+            id = String(number)
+        } else if let number = try? container.decodeIfPresent(Double.self, forKey: .id) {
+            id = String(number)
+        } else if container.contains(.id), try !container.decodeNil(forKey: .id) {
+            throw DecodingError.typeMismatch(
+                String.self,
+                .init(codingPath: container.codingPath + [CodingKeys.id], debugDescription: "id must be a string")
+            )
+        } else {
+            id = ""
+        }
+        url = try container.decodeIfPresent(String.self, forKey: .url)
+        externalURL = try container.decodeIfPresent(String.self, forKey: .externalURL)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        contentHTML = try container.decodeIfPresent(String.self, forKey: .contentHTML)
+        contentText = try container.decodeIfPresent(String.self, forKey: .contentText)
+        summary = try container.decodeIfPresent(String.self, forKey: .summary)
+        image = try container.decodeIfPresent(String.self, forKey: .image)
+        bannerImage = try container.decodeIfPresent(String.self, forKey: .bannerImage)
+        datePublished = try Self.decodeDate(container, .datePublished)
+        dateModified = try Self.decodeDate(container, .dateModified)
+        if let authors = try container.decodeIfPresent([Author].self, forKey: .authors) {
+            self.authors = authors
+        } else if let author = try container.decodeIfPresent(Author.self, forKey: .author) {
+            self.authors = [author]
+        } else {
+            self.authors = []
+        }
+        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        language = try container.decodeIfPresent(String.self, forKey: .language)
+        attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
+        tributary = try container.decodeIfPresent(TributaryExtension.self, forKey: .tributary)
+
+        let dynamic = try decoder.container(keyedBy: AnyKey.self)
+        var extensions: [String: JSONValue] = [:]
+        for key in dynamic.allKeys where key.stringValue.hasPrefix("_") && key.stringValue != "_tributary" {
+            extensions[key.stringValue] = try dynamic.decode(JSONValue.self, forKey: key)
+        }
+        self.extensions = extensions
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(externalURL, forKey: .externalURL)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(contentHTML, forKey: .contentHTML)
+        try container.encodeIfPresent(contentText, forKey: .contentText)
+        try container.encodeIfPresent(summary, forKey: .summary)
+        try container.encodeIfPresent(image, forKey: .image)
+        try container.encodeIfPresent(bannerImage, forKey: .bannerImage)
+        try container.encodeIfPresent(datePublished.map(RFC3339.format), forKey: .datePublished)
+        try container.encodeIfPresent(dateModified.map(RFC3339.format), forKey: .dateModified)
+        if !authors.isEmpty { try container.encode(authors, forKey: .authors) }
+        if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
+        try container.encodeIfPresent(language, forKey: .language)
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
+        try container.encodeIfPresent(tributary, forKey: .tributary)
+        if !extensions.isEmpty {
+            var dynamic = encoder.container(keyedBy: AnyKey.self)
+            for (key, value) in extensions where key.hasPrefix("_") && key != "_tributary" {
+                try dynamic.encode(value, forKey: AnyKey(key))
+            }
+        }
+    }
+
+    private static func decodeDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
+        guard let string = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let date = RFC3339.parse(string) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: container,
+                debugDescription: "'\(string)' is not an RFC 3339 date such as 2026-11-22T09:30:00Z"
+            )
+        }
+        return date
+    }
+}
+
+extension TributaryExtension: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case source, origin, related, guid
+        case firstSeen = "first_seen"
+        case alsoIn = "also_in"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        source = try container.decodeIfPresent(SourceID.self, forKey: .source)
+        origin = try container.decodeIfPresent(Origin.self, forKey: .origin)
+        related = try container.decodeIfPresent([RelatedLink].self, forKey: .related) ?? []
+        guid = try container.decodeIfPresent(String.self, forKey: .guid)
+        firstSeen = try container.decodeIfPresent(String.self, forKey: .firstSeen).flatMap { RFC3339.parse($0) }
+        alsoIn = try container.decodeIfPresent([ItemReference].self, forKey: .alsoIn) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(origin, forKey: .origin)
+        if !related.isEmpty { try container.encode(related, forKey: .related) }
+        try container.encodeIfPresent(guid, forKey: .guid)
+        try container.encodeIfPresent(firstSeen.map(RFC3339.format), forKey: .firstSeen)
+        if !alsoIn.isEmpty { try container.encode(alsoIn, forKey: .alsoIn) }
+    }
+}
+
+/// A coding key for members whose names are only known at run time.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,203 @@
+public import Foundation
+
+/// One normalised feed item: a JSON Feed 1.1 item (https://jsonfeed.org/version/1.1) plus Tributary's
+/// `_tributary` extension.
+///
+/// Every adapter emits `FeedItem`s and every renderer reads them, so this is the one item model of the project.
+/// It encodes to and decodes from JSON Feed 1.1 without loss: keys JSON Feed does not define but allows as
+/// extensions (those starting with `_`) are kept in ``extensions``. Dates are encoded as RFC 3339 in UTC.
+public struct FeedItem: Hashable, Sendable {
+    /// The item's unique, stable id: non-empty, the same across runs for the same item.
+    public var id: String
+    public var url: String?
+    public var externalURL: String?
+    /// Plain text: no markup, no entities.
+    public var title: String?
+    /// HTML, sanitized before it reaches a renderer.
+    public var contentHTML: String?
+    public var contentText: String?
+    /// Plain text.
+    public var summary: String?
+    public var image: String?
+    public var bannerImage: String?
+    public var datePublished: Date?
+    public var dateModified: Date?
+    public var authors: [Author]
+    public var tags: [String]
+    public var language: String?
+    public var attachments: [Attachment]
+    /// Aggregator facts: where the item came from and what else is known about it.
+    public var tributary: TributaryExtension?
+    /// Extension members other than `_tributary`, kept as they were.
+    public var extensions: [String: JSONValue]
+
+    public init(
+        id: String,
+        url: String? = nil,
+        externalURL: String? = nil,
+        title: String? = nil,
+        contentHTML: String? = nil,
+        contentText: String? = nil,
+        summary: String? = nil,
+        image: String? = nil,
+        bannerImage: String? = nil,
+        datePublished: Date? = nil,
+        dateModified: Date? = nil,
+        authors: [Author] = [],
+        tags: [String] = [],
+        language: String? = nil,
+        attachments: [Attachment] = [],
+        tributary: TributaryExtension? = nil,
+        extensions: [String: JSONValue] = [:]
+    ) {
+        self.id = id
+        self.url = url
+        self.externalURL = externalURL
+        self.title = title
+        self.contentHTML = contentHTML
+        self.contentText = contentText
+        self.summary = summary
+        self.image = image
+        self.bannerImage = bannerImage
+        self.datePublished = datePublished
+        self.dateModified = dateModified
+        self.authors = authors
+        self.tags = tags
+        self.language = language
+        self.attachments = attachments
+        self.tributary = tributary
+        self.extensions = extensions
+    }
+
+    /// The id of the source that emitted the item (`_tributary.source`).
+    public var sourceID: SourceID? {
+        get { tributary?.source }
+        set {
+            var value = tributary ?? TributaryExtension()
+            value.source = newValue
+            tributary = value
+        }
+    }
+}
+
+extension FeedItem {
+    /// A person or organisation credited with an item (JSON Feed `authors[]`).
+    public struct Author: Hashable, Sendable, Codable {
+        public var name: String?
+        public var url: String?
+        public var avatar: String?
+        /// The `_email` extension: RSS and Atom carry e-mail addresses that JSON Feed has no field for.
+        public var email: String?
+
+        public init(name: String? = nil, url: String? = nil, avatar: String? = nil, email: String? = nil) {
+            self.name = name
+            self.url = url
+            self.avatar = avatar
+            self.email = email
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, url, avatar
+            case email = "_email"
+        }
+    }
+
+    /// A related resource such as a podcast episode's audio file (JSON Feed `attachments[]`).
+    public struct Attachment: Hashable, Sendable, Codable {
+        public var url: String
+        public var mimeType: String?
+        public var title: String?
+        public var sizeInBytes: Int?
+        public var durationInSeconds: Double?
+
+        public init(
+            url: String,
+            mimeType: String? = nil,
+            title: String? = nil,
+            sizeInBytes: Int? = nil,
+            durationInSeconds: Double? = nil
+        ) {
+            self.url = url
+            self.mimeType = mimeType
+            self.title = title
+            self.sizeInBytes = sizeInBytes
+            self.durationInSeconds = durationInSeconds
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case url, title
+            case mimeType = "mime_type"
+            case sizeInBytes = "size_in_bytes"
+            case durationInSeconds = "duration_in_seconds"
+        }
+    }
+}
+
+/// The `_tributary` extension object of an item: facts the aggregator adds.
+public struct TributaryExtension: Hashable, Sendable {
+    /// The id of the source that emitted the item.
+    public var source: SourceID?
+    /// The publisher as the feed names it: RSS `<source>`, which Google News uses for the outlet.
+    public var origin: Origin?
+    /// Other coverage of the same story (Google News' related articles).
+    public var related: [RelatedLink]
+    /// The original guid or Atom id, as written in the feed.
+    public var guid: String?
+    /// When Tributary first saw the item.
+    public var firstSeen: Date?
+    /// Other sources that delivered the same item (same canonical URL); the first one seen keeps it.
+    public var alsoIn: [ItemReference]
+
+    public init(
+        source: SourceID? = nil,
+        origin: Origin? = nil,
+        related: [RelatedLink] = [],
+        guid: String? = nil,
+        firstSeen: Date? = nil,
+        alsoIn: [ItemReference] = []
+    ) {
+        self.source = source
+        self.origin = origin
+        self.related = related
+        self.guid = guid
+        self.firstSeen = firstSeen
+        self.alsoIn = alsoIn
+    }
+
+    /// The publisher of an item (`_tributary.origin`).
+    public struct Origin: Hashable, Sendable, Codable {
+        public var title: String?
+        public var url: String?
+
+        public init(title: String? = nil, url: String? = nil) {
+            self.title = title
+            self.url = url
+        }
+    }
+
+    /// One entry of related coverage (`_tributary.related[]`).
+    public struct RelatedLink: Hashable, Sendable, Codable {
+        public var title: String
+        public var url: String?
+        public var publisher: String?
+
+        public init(title: String, url: String? = nil, publisher: String? = nil) {
+            self.title = title
+            self.url = url
+            self.publisher = publisher
+        }
+    }
+
+    /// Where else a duplicate item was seen (`_tributary.also_in[]`).
+    public struct ItemReference: Hashable, Sendable, Codable {
+        public var source: SourceID
+        public var id: String
+        public var url: String?
+
+        public init(source: SourceID, id: String, url: String? = nil) {
+            self.source = source
+            self.id = id
+            self.url = url
+        }
+    }
+}

@@ -1,0 +1,166 @@
+public import Foundation
+
+/// Fast, allocation-free parsing and formatting of RFC 3339 timestamps, the date format of JSON Feed.
+///
+/// Formatting always produces UTC with a `Z` suffix and only as many fractional digits as the value needs (at most
+/// six), so parsing what was formatted gives back the same `Date`. `DateFormatter` is deliberately not used: it is
+/// slow, locale-dependent and not thread-safe to reconfigure.
+public enum RFC3339 {
+    /// Parses `2026-11-22T05:41:40Z`, `2026-11-22T14:41:40.123+09:00`, a lower-case `t`/`z`, or a space
+    /// instead of `T`. A date without a time (`2026-11-22`) is midnight UTC. Returns `nil` for anything else.
+    public static func parse(_ string: some StringProtocol) -> Date? {
+        var utf8 = Array(string.utf8)
+        // Trim surrounding whitespace.
+        while let last = utf8.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 { utf8.removeLast() }
+        var index = 0
+        while index < utf8.count,
+            utf8[index] == 0x20 || utf8[index] == 0x0A || utf8[index] == 0x0D
+                || utf8[index] == 0x09
+        {
+            index += 1
+        }
+        return utf8.withUnsafeBufferPointer { parse(bytes: UnsafeBufferPointer(rebasing: $0[index...])) }
+    }
+
+    /// Parses RFC 3339 from raw bytes; see ``parse(_:)``.
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var cursor = 0
+        func digits(_ count: Int) -> Int? {
+            guard cursor + count <= bytes.count else { return nil }
+            var value = 0
+            for offset in 0..<count {
+                let byte = bytes[cursor + offset]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            cursor += count
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard cursor < bytes.count, bytes[cursor] == byte else { return false }
+            cursor += 1
+            return true
+        }
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
+            (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month)
+        else { return nil }
+        if cursor == bytes.count {
+            return Date(timeIntervalSince1970: TimeInterval(daysFromCivil(year: year, month: month, day: day) * 86_400))
+        }
+        guard cursor < bytes.count, [0x54, 0x74, 0x20].contains(bytes[cursor]) else { return nil }
+        cursor += 1
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if expect(0x3A) {
+            guard let value = digits(2), value <= 60 else { return nil }
+            second = min(value, 59)  // a leap second is folded into the preceding one
+            if expect(0x2E) || expect(0x2C) {
+                var scale = 0.1
+                var sawDigit = false
+                while cursor < bytes.count, bytes[cursor] >= 0x30, bytes[cursor] <= 0x39 {
+                    fraction += Double(bytes[cursor] - 0x30) * scale
+                    scale /= 10
+                    cursor += 1
+                    sawDigit = true
+                }
+                guard sawDigit else { return nil }
+            }
+        }
+        var offsetSeconds = 0
+        guard cursor < bytes.count else { return nil }  // RFC 3339 requires a zone
+        switch bytes[cursor] {
+        case 0x5A, 0x7A:
+            cursor += 1
+        case 0x2B, 0x2D:
+            let sign = bytes[cursor] == 0x2D ? -1 : 1
+            cursor += 1
+            guard let offsetHours = digits(2) else { return nil }
+            _ = expect(0x3A)
+            let offsetMinutes = digits(2) ?? 0
+            guard offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        default:
+            return nil
+        }
+        guard cursor == bytes.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    /// Formats a date as RFC 3339 in UTC, e.g. `2026-11-22T05:41:40Z` or `2026-11-22T05:41:40.25Z`.
+    public static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var whole = interval.rounded(.down)
+        var micros = Int(((interval - whole) * 1_000_000).rounded())
+        if micros >= 1_000_000 {
+            whole += 1
+            micros -= 1_000_000
+        }
+        let total = Int(whole)
+        let days = Int((Double(total) / 86_400).rounded(.down))
+        let secondsOfDay = total - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        var result = ""
+        result.reserveCapacity(27)
+        appendPadded(&result, year, width: 4)
+        result.append("-")
+        appendPadded(&result, month, width: 2)
+        result.append("-")
+        appendPadded(&result, day, width: 2)
+        result.append("T")
+        appendPadded(&result, secondsOfDay / 3600, width: 2)
+        result.append(":")
+        appendPadded(&result, secondsOfDay % 3600 / 60, width: 2)
+        result.append(":")
+        appendPadded(&result, secondsOfDay % 60, width: 2)
+        if micros > 0 {
+            var digits = String(micros)
+            digits = String(repeating: "0", count: 6 - digits.count) + digits
+            while digits.last == "0" { digits.removeLast() }
+            result.append(".")
+            result.append(digits)
+        }
+        result.append("Z")
+        return result
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The number of days in a month of the proleptic Gregorian calendar.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    private static func appendPadded(_ string: inout String, _ value: Int, width: Int) {
+        let digits = String(value)
+        if digits.count < width { string.append(String(repeating: "0", count: width - digits.count)) }
+        string.append(digits)
+    }
+}

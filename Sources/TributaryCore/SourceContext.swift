@@ -1,0 +1,58 @@
+public import Foundation
+public import Logging
+
+/// What the host gives a source: where it lives, how to log, and what time it is.
+///
+/// Sources take everything from here and nothing from globals (SRC-11), so tests can run any number of them side
+/// by side with their own directories, loggers and clocks.
+public struct SourceContext: Sendable {
+    /// How long the host wants the source to run.
+    public enum Mode: Sendable, Hashable {
+        /// `digest`, `summary`, `parse`: deliver what there is now, then finish.
+        case oneShot
+        /// `watch`: keep delivering until cancelled.
+        case live
+    }
+
+    /// The logger to use; its metadata already names the source.
+    public var logger: Logger
+    /// The directory holding feeds.json; relative paths in options resolve against it.
+    public var baseDirectory: URL
+    /// Whether options may name files outside ``baseDirectory`` (feeds.json's `allowPathsOutside`).
+    public var allowsPathsOutsideBaseDirectory: Bool
+    /// One-shot or live.
+    public var mode: Mode
+    /// The current wall-clock time.
+    public var now: @Sendable () -> Date
+
+    public init(
+        logger: Logger = Logger(label: "tributary.source", factory: { _ in SwiftLogNoOpLogHandler() }),
+        baseDirectory: URL,
+        allowsPathsOutsideBaseDirectory: Bool = false,
+        mode: Mode = .oneShot,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.logger = logger
+        self.baseDirectory = baseDirectory
+        self.allowsPathsOutsideBaseDirectory = allowsPathsOutsideBaseDirectory
+        self.mode = mode
+        self.now = now
+    }
+
+    /// Resolves a path from the options against ``baseDirectory``, refusing one that escapes it unless
+    /// ``allowsPathsOutsideBaseDirectory`` is set. `..` components and symbolic links are resolved first, so
+    /// neither can be used to step outside.
+    /// - Returns: the absolute file URL, or `nil` when the path escapes the base directory.
+    public func resolvePath(_ path: String) -> URL? {
+        let expanded = (path as NSString).expandingTildeInPath
+        let url =
+            expanded.hasPrefix("/")
+            ? URL(fileURLWithPath: expanded) : baseDirectory.appendingPathComponent(expanded)
+        let resolved = url.standardizedFileURL.resolvingSymlinksInPath()
+        if allowsPathsOutsideBaseDirectory { return resolved }
+        let base = baseDirectory.standardizedFileURL.resolvingSymlinksInPath().path
+        let basePrefix = base.hasSuffix("/") ? base : base + "/"
+        guard resolved.path == base || resolved.path.hasPrefix(basePrefix) else { return nil }
+        return resolved
+    }
+}

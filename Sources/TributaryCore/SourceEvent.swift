@@ -1,0 +1,42 @@
+/// What a source reports while it runs. A source says nothing about where it came from beyond its id, which the
+/// pipeline knows, so the pipeline treats all sources alike.
+///
+/// The order is fixed by the ``Source`` rules: one `started` first, then any number of `items` and `warning`
+/// events, then exactly one terminal event, `finished` or `failed`.
+public enum SourceEvent: Sendable, Equatable {
+    /// The source began its work.
+    case started
+    /// A batch of items, emitted while the source is still reading, not all at the end.
+    case items([FeedItem])
+    /// Something recoverable went wrong: a malformed frame, a skipped item, recovered markup.
+    case warning(SourceWarning)
+    /// The source could not deliver (or could not finish); the items already emitted are kept.
+    case failed(SourceError)
+    /// The source delivered everything it had.
+    case finished
+
+    /// Whether this event ends the source's run.
+    public var isTerminal: Bool {
+        switch self {
+        case .failed, .finished: true
+        case .started, .items, .warning: false
+        }
+    }
+}
+
+/// A recoverable problem a source met, with where it happened when that is known.
+public struct SourceWarning: Hashable, Sendable, CustomStringConvertible {
+    /// What happened and, where there is one, what the user can do about it.
+    public var message: String
+    /// Where in the input it happened: a line (and column), an item index or a frame number, as text.
+    public var location: String?
+
+    public init(_ message: String, location: String? = nil) {
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        location.map { "\($0): \(message)" } ?? message
+    }
+}

@@ -1,0 +1,3 @@
+import TributaryCLI
+
+await TributaryMain.run()

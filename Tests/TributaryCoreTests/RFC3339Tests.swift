@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TributaryCore
+
+@Suite struct RFC3339Tests {
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", 0.0),
+        ("2026-11-22T05:41:40Z", 1_795_326_100.0),
+        ("2026-11-22T14:41:40+09:00", 1_795_326_100.0),
+        ("2026-11-21T23:41:40-06:00", 1_795_326_100.0),
+        ("2026-11-22t05:41:40z", 1_795_326_100.0),
+        ("2026-11-22 05:41:40Z", 1_795_326_100.0),
+        ("2026-11-22T05:41:40.5Z", 1_795_326_100.5),
+        ("  2026-11-22T05:41:40Z\n", 1_795_326_100.0),
+        ("2026-11-22", 1_795_305_600.0),
+        ("1969-12-31T23:59:59Z", -1.0),
+        ("2024-02-29T12:00:00Z", 1_709_208_000.0),
+    ])
+    func parsesValidTimestamps(text: String, seconds: Double) {
+        #expect(RFC3339.parse(text)?.timeIntervalSince1970 == seconds)
+    }
+
+    @Test(arguments: [
+        "", "yesterday", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2023-02-29T00:00:00Z",
+        "2026-11-22T25:00:00Z", "2026-11-22T05:41:40", "2026-11-22T05:41:40Zjunk", "2026-11-22T05:41:40.Z",
+        "Sun, 22 Nov 2026 05:41:40 GMT",
+    ])
+    func rejectsInvalidTimestamps(text: String) {
+        #expect(RFC3339.parse(text) == nil)
+    }
+
+    @Test func formatsInUTCWithMinimalFraction() {
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_326_100)) == "2026-11-22T05:41:40Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_326_100.25)) == "2026-11-22T05:41:40.25Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    }
+
+    @Test func formattingThenParsingGivesTheSameDate() {
+        for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000.0, by: 86_399.123457) {
+            let date = Date(timeIntervalSince1970: seconds)
+            let once = RFC3339.parse(RFC3339.format(date))
+            #expect(once.map(RFC3339.format) == RFC3339.format(date))
+        }
+    }
+
+    @Test func civilDateConversionAgreesWithFoundation() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Foundation's Gregorian calendar switches to the Julian one before October 1582; ours is proleptic, so
+        // compare from 1600 on.
+        for day in stride(from: -135_140, through: 800_000, by: 997) {
+            let (year, month, dayOfMonth) = RFC3339.civilFromDays(day)
+            let components = calendar.dateComponents(
+                [.year, .month, .day],
+                from: Date(timeIntervalSince1970: Double(day) * 86_400)
+            )
+            #expect(components.year == year && components.month == month && components.day == dayOfMonth)
+            #expect(RFC3339.daysFromCivil(year: year, month: month, day: dayOfMonth) == day)
+        }
+    }
+}
