@@ -1,0 +1,110 @@
+public import Foundation
+
+/// A loaded and validated feeds.json (version 1): the digest's settings and its sources.
+public struct FeedsConfiguration: Sendable {
+    /// The feeds.json file this came from.
+    public var file: URL
+    /// The digest's title (`title`).
+    public var title: String
+    /// The time zone days and times are shown in (`timeZone`, an IANA name); the system's when absent.
+    public var timeZone: TimeZone
+    /// Items older than this are left out (`maxAge`).
+    public var maxAge: Duration?
+    /// At most this many items per source (`maxItemsPerSource`); a source's own `maxItems` wins.
+    public var maxItemsPerSource: Int?
+    /// Keywords an item must contain one of, for every source (`include`).
+    public var include: [String]
+    /// Keywords that drop an item, for every source (`exclude`).
+    public var exclude: [String]
+    /// Where `digest` writes, relative to the directory holding feeds.json (`output`); `digest.html` when absent.
+    public var output: String?
+    /// Whether sources may read files outside the directory holding feeds.json (`allowPathsOutside`).
+    public var allowPathsOutside: Bool
+    /// The sources, in file order, disabled ones included.
+    public var sources: [SourceConfiguration]
+
+    public init(
+        file: URL,
+        title: String = "Tributary digest",
+        timeZone: TimeZone = .current,
+        maxAge: Duration? = nil,
+        maxItemsPerSource: Int? = nil,
+        include: [String] = [],
+        exclude: [String] = [],
+        output: String? = nil,
+        allowPathsOutside: Bool = false,
+        sources: [SourceConfiguration]
+    ) {
+        self.file = file
+        self.title = title
+        self.timeZone = timeZone
+        self.maxAge = maxAge
+        self.maxItemsPerSource = maxItemsPerSource
+        self.include = include
+        self.exclude = exclude
+        self.output = output
+        self.allowPathsOutside = allowPathsOutside
+        self.sources = sources
+    }
+
+    /// The directory holding feeds.json, against which relative paths resolve.
+    public var directory: URL { file.deletingLastPathComponent() }
+
+    /// The sources that are not switched off with `"enabled": false`.
+    public var enabledSources: [SourceConfiguration] { sources.filter(\.enabled) }
+}
+
+/// One entry of feeds.json's `sources`: the keys every source has, plus the whole entry for the adapter to decode
+/// its own options from.
+public struct SourceConfiguration: Sendable, Equatable {
+    public var id: SourceID
+    public var kind: String
+    /// A display name (`title`); the id when absent.
+    public var title: String?
+    /// `false` keeps the entry in the file without running it.
+    public var enabled: Bool
+    /// Keywords an item must contain one of (case-insensitive, in title, summary, text or tags).
+    public var include: [String]
+    /// Keywords that drop an item.
+    public var exclude: [String]
+    /// At most this many items from this source.
+    public var maxItems: Int?
+    /// How long the source may run before it is cancelled and reported as timed out.
+    public var timeout: Duration?
+    /// The whole entry as written, from which the adapter decodes its `Options`.
+    public var entry: JSONValue
+    /// Where the entry starts in feeds.json (1-based), for messages.
+    public var line: Int?
+    public var column: Int?
+
+    public init(
+        id: SourceID,
+        kind: String,
+        title: String? = nil,
+        enabled: Bool = true,
+        include: [String] = [],
+        exclude: [String] = [],
+        maxItems: Int? = nil,
+        timeout: Duration? = nil,
+        entry: JSONValue = .object([:]),
+        line: Int? = nil,
+        column: Int? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.enabled = enabled
+        self.include = include
+        self.exclude = exclude
+        self.maxItems = maxItems
+        self.timeout = timeout
+        self.entry = entry
+        self.line = line
+        self.column = column
+    }
+
+    /// The keys every source may have, whatever its kind; the adapter's options are the entry's other keys.
+    public static let commonKeys: Set<String> = [
+        "id", "kind", "title", "enabled", "include", "exclude", "maxItems", "timeout",
+    ]
+}
