@@ -50,8 +50,10 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
-                "TributaryCLI", "TributaryCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+                "TributaryCLI", "TributaryCore", "tributary",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ]
         + adapters.flatMap { adapter in

@@ -8,10 +8,13 @@ public struct JSONFeedRenderer: Renderer {
     public init() {}
 
     public func render(_ digest: Digest) throws -> String {
-        let feed = JSONFeed(title: digest.title, items: digest.entries.map(\.item))
+        try Self.encode(JSONFeed(title: digest.title, items: digest.entries.map(\.item)))
+    }
+
+    /// Encodes a JSON Feed document: pretty-printed, keys sorted, slashes unescaped, ending in a newline.
+    public static func encode(_ feed: JSONFeed) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(feed)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(feed), as: UTF8.self) + "\n"
     }
 }

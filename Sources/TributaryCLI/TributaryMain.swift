@@ -1,6 +1,14 @@
 import ArgumentParser
 public import TributaryCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The entry point of the `tributary` executable, and of any executable that adds its own adapters.
 ///
 /// A third-party package passes its adapters alongside the built-in ones:
@@ -15,9 +23,53 @@ public enum TributaryMain {
     @TaskLocal public static var sources: [any Source.Type] = BuiltInSources.all
 
     /// Parses the process arguments, runs the command and exits with its exit code.
-    public static func run(sources: [any Source.Type] = BuiltInSources.all) async {
-        await $sources.withValue(sources) {
-            await TributaryCommand.main()
+    ///
+    /// Unlike ArgumentParser's default (64), bad usage exits with 2, the code DESIGN.md gives it.
+    public static func run(sources: [any Source.Type] = BuiltInSources.all) async -> Never {
+        let code = await $sources.withValue(sources) {
+            await execute(Array(CommandLine.arguments.dropFirst()))
+        }
+        exit(code)
+    }
+
+    /// Runs one command line and returns its exit code, printing what the command prints. Used by ``run(sources:)``
+    /// and by tests.
+    public static func execute(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try TributaryCommand.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch {
+            return report(error)
         }
     }
+
+    private static func report(_ error: any Error) -> Int32 {
+        let code = TributaryCommand.exitCode(for: error)
+        if let exitCode = error as? ExitCode {
+            return exitCode.rawValue
+        }
+        let message = TributaryCommand.fullMessage(for: error)
+        if code == .success {
+            // --help and --version
+            if !message.isEmpty { print(message) }
+            return 0
+        }
+        if !message.isEmpty { StandardError.write(message) }
+        return code == .validationFailure ? CLIExit.usage.rawValue : code.rawValue
+    }
+}
+
+/// The exit codes of DESIGN.md section 4.
+enum CLIExit {
+    /// Every source succeeded.
+    static let success = ExitCode(0)
+    /// Output was produced but a source failed; for `parse`, the input is not a feed.
+    static let sourceFailed = ExitCode(1)
+    /// Bad usage or invalid configuration.
+    static let usage = ExitCode(2)
 }

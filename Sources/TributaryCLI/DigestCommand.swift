@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import TributaryCore
+
+/// `tributary digest`: fetch every source and write the digest file.
+struct DigestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "digest",
+        abstract: "Fetch all sources and write the digest (HTML by default).",
+        discussion: """
+            The file is written atomically (a temporary file renamed into place), so a reader never sees half a
+            digest. Without -o it goes to feeds.json's "output", or else to digest.<format> beside feeds.json.
+            A failing source does not stop the others: the digest is still written and names it.
+
+            Exit codes: 0 all sources succeeded; 1 the digest was written but a source failed; 2 bad usage or
+            invalid configuration (nothing fetched, nothing written).
+            """
+    )
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(name: [.short, .long], help: "Where to write the digest; - for standard output.")
+    var output: String?
+
+    @Option(help: "The digest's format: html, markdown, text or json.")
+    var format: FormatOption = .html
+
+    @Flag(name: [.short, .long], help: "Report only failures and warnings on standard error.")
+    var quiet = false
+
+    func run() async throws {
+        let registry = SourceRegistry(TributaryMain.sources)
+        let configuration = try options.loadConfiguration(registry: registry)
+        let destination = try resolveDestination(configuration)
+
+        let run = AggregationRun(
+            configuration: configuration,
+            registry: registry,
+            logger: options.makeLogger(),
+            now: RunClock.now()
+        )
+        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
+
+        let toStandardOutput = destination == nil
+        let renderer = RendererFactory.make(
+            format.outputFormat,
+            width: toStandardOutput ? Terminal.width(of: 1) : 80,
+            color: toStandardOutput && Terminal.allowsColor(on: 1)
+        )
+        let rendered = try renderer.render(outcome.digest)
+        if let destination {
+            do {
+                try AtomicFile.write(Data(rendered.utf8), to: destination)
+            } catch {
+                StandardError.write("tributary: \(error)")
+                throw ExitCode.failure
+            }
+            let failed = outcome.digest.failedSources.count
+            if !quiet || failed > 0 {
+                StandardError.write(
+                    "tributary: wrote \(output ?? destination.path) (\(outcome.digest.itemCount) items from "
+                        + "\(outcome.digest.sources.count) sources\(failed > 0 ? ", \(failed) failed" : ""))"
+                )
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(rendered.utf8))
+        }
+        if outcome.hasFailures { throw CLIExit.sourceFailed }
+    }
+
+    /// The file to write, or `nil` for standard output. Checked before anything is fetched, so a bad path costs
+    /// nothing.
+    private func resolveDestination(_ configuration: FeedsConfiguration) throws -> URL? {
+        if output == "-" { return nil }
+        let url: URL
+        if let output {
+            url = URL(
+                fileURLWithPath: output,
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            )
+        } else {
+            let path = configuration.output ?? "digest.\(format.outputFormat.fileExtension)"
+            url = URL(fileURLWithPath: path, relativeTo: configuration.directory)
+        }
+        let destination = url.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        let parent = destination.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("cannot write \(output ?? destination.path): the directory \(parent) does not exist")
+        }
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("cannot write \(output ?? destination.path): it is a directory; name a file")
+        }
+        return destination
+    }
+}

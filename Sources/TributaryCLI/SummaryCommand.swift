@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import TributaryCore
+
+/// `tributary summary`: fetch every source and print a Markdown summary.
+struct SummaryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "Fetch all sources and print a Markdown summary on standard output.",
+        discussion: """
+            Exit codes: 0 all sources succeeded; 1 the summary was printed but a source failed; 2 bad usage or
+            invalid configuration (nothing fetched).
+            """
+    )
+
+    @OptionGroup var options: ConfigOptions
+
+    @Flag(name: [.short, .long], help: "Report only failures and warnings on standard error.")
+    var quiet = false
+
+    func run() async throws {
+        let registry = SourceRegistry(TributaryMain.sources)
+        let configuration = try options.loadConfiguration(registry: registry)
+        let run = AggregationRun(
+            configuration: configuration,
+            registry: registry,
+            logger: options.makeLogger(),
+            now: RunClock.now()
+        )
+        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
+        let markdown = try RendererFactory.make(.markdown).render(outcome.digest)
+        FileHandle.standardOutput.write(Data(markdown.utf8))
+        if outcome.hasFailures { throw CLIExit.sourceFailed }
+    }
+}

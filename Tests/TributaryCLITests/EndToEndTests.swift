@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+import TributaryCore
+
+/// Runs the built `tributary` binary on fixture configurations in temporary directories, as a user would.
+@Suite struct EndToEndTests {
+    static let healthyConfig = """
+        {
+          "$schema": "./feeds.schema.json",
+          "title": "Test digest",
+          "timeZone": "Asia/Tokyo",
+          "sources": [
+            { "id": "news", "kind": "json-file", "path": "news.json", "title": "Example News" },
+            { "id": "notes", "kind": "json-file", "path": "notes.json" }
+          ]
+        }
+        """
+
+    @Test func digestWritesHTMLFromTheConfigAndExitsZero() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", Self.healthyConfig)
+        let result = try TributaryProcess.run(["digest"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        let html = try workspace.read("digest.html")
+        #expect(html.hasPrefix("<!doctype html>") || html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains("Harbour reopens after the storm"))
+        #expect(html.contains("東京の電車、運転再開"))
+        #expect(html.contains("Reading list for the week"))
+        // The title's markup is plain text now, and escaped once more on the way into HTML.
+        #expect(html.contains("Budget vote &amp; what it means"))
+        #expect(!html.contains("<b>vote</b>"))
+        #expect(result.standardError.contains("news: ok, 3 items"))
+        #expect(result.standardError.contains("wrote digest.html"))
+        // Nothing but the digest is left behind: no temporary files.
+        #expect(try workspace.files() == ["digest.html", "feeds.json", "news.json", "notes.json"])
+    }
+
+    @Test func digestIsReproducibleAndMatchesTheGoldenFiles() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", Self.healthyConfig)
+        for (format, name) in [
+            ("html", "digest.html"), ("markdown", "digest.md"), ("text", "digest.txt"), ("json", "digest.json"),
+        ] {
+            let first = try TributaryProcess.run(["digest", "--format", format, "-o", "-"], in: workspace.url)
+            let second = try TributaryProcess.run(["digest", "--format", format, "-o", "-"], in: workspace.url)
+            #expect(first.status == 0, "\(first.standardError)")
+            #expect(first.standardOutput == second.standardOutput)
+            try GoldenFile.expect(first.standardOutput, matches: name)
+        }
+    }
+
+    @Test func duplicateAcrossSourcesIsKeptOnceAndRecordsTheOtherSource() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", Self.healthyConfig)
+        let result = try TributaryProcess.run(["digest", "--format", "json", "-o", "-"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
+        let harbour = feed.items.filter { $0.url?.contains("harbour") == true }
+        #expect(harbour.count == 1)
+        #expect(harbour.first?.sourceID == "news")
+        #expect(harbour.first?.tributary?.alsoIn.map(\.source) == ["notes"])
+        #expect(feed.items.count == 4)
+        #expect(feed.items.allSatisfy { !$0.id.isEmpty && $0.sourceID != nil })
+    }
+
+    @Test func brokenSourcesAreNamedAndTheHealthyOneStillRenders() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "not-json.json"])
+        try workspace.write(
+            "feeds.json",
+            """
+            {
+              "sources": [
+                { "id": "news", "kind": "json-file", "path": "news.json" },
+                { "id": "missing", "kind": "json-file", "path": "nowhere.json" },
+                { "id": "garbage", "kind": "json-file", "path": "not-json.json" }
+              ]
+            }
+            """
+        )
+        let result = try TributaryProcess.run(["digest"], in: workspace.url)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("missing: FAILED: nowhere.json: no such file"))
+        #expect(result.standardError.contains("garbage: FAILED: not-json.json:1:1: invalid JSON"))
+        let html = try workspace.read("digest.html")
+        #expect(html.contains("Harbour reopens after the storm"))
+        #expect(html.contains("nowhere.json: no such file"))
+        #expect(html.contains("not-json.json:1:1: invalid JSON"))
+    }
+
+    @Test func validateReportsASyntaxErrorWithLineAndColumnAndWritesNothing() throws {
+        let workspace = try Workspace()
+        try workspace.write(
+            "feeds.json",
+            """
+            {
+              "title": "Broken"
+              "sources": []
+            }
+            """
+        )
+        for command in [["validate"], ["digest"], ["summary"]] {
+            let result = try TributaryProcess.run(command, in: workspace.url)
+            #expect(result.status == 2)
+            #expect(result.standardError.hasPrefix("feeds.json:3:3: "), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try workspace.files() == ["feeds.json"])
+    }
+
+    @Test func validateSuggestsTheClosestKnownKind() throws {
+        let workspace = try Workspace(fixtures: ["news.json"])
+        try workspace.write(
+            "feeds.json",
+            """
+            {
+              "sources": [
+                { "id": "news", "kind": "jsonfile", "path": "news.json" }
+              ]
+            }
+            """
+        )
+        let result = try TributaryProcess.run(["validate"], in: workspace.url)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("feeds.json:3:"))
+        #expect(result.standardError.contains("source 'news'"))
+        #expect(result.standardError.contains("did you mean 'json-file'?"))
+        let digest = try TributaryProcess.run(["digest"], in: workspace.url)
+        #expect(digest.status == 2)
+        #expect(!workspace.exists("digest.html"))
+    }
+
+    @Test func validateAcceptsAGoodConfigAndListsItsSources() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", Self.healthyConfig)
+        let result = try TributaryProcess.run(["validate"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("feeds.json: valid, 2 sources"))
+        #expect(result.standardOutput.contains("news (json-file)"))
+    }
+
+    @Test func missingConfigIsAUsageErrorNamingTheFile() throws {
+        let workspace = try Workspace()
+        let result = try TributaryProcess.run(["digest", "-c", "elsewhere.json"], in: workspace.url)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("elsewhere.json"))
+    }
+
+    @Test func outputIntoAMissingDirectoryFailsBeforeFetching() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", Self.healthyConfig)
+        let result = try TributaryProcess.run(["digest", "-o", "no/such/dir/digest.html"], in: workspace.url)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("does not exist"))
+        #expect(!result.standardError.contains("news: ok"))
+    }
+
+    @Test func summaryPrintsMarkdownOnStandardOutput() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", Self.healthyConfig)
+        let result = try TributaryProcess.run(["summary", "--quiet"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("# Test digest"))
+        #expect(result.standardOutput.contains("Reading list for the week"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func parsePrintsAJSONFeedWithNonEmptyIDs() throws {
+        let workspace = try Workspace(fixtures: ["notes.json"])
+        let result = try TributaryProcess.run(["parse", "notes.json"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
+        #expect(feed.version == JSONFeed.version1_1)
+        #expect(feed.title == "Notes")
+        #expect(feed.authors.first?.name == "Sam")
+        #expect(feed.items.map(\.id) == ["2", "1"])
+    }
+
+    @Test func parseOfSomethingThatIsNotAFeedExitsOne() throws {
+        let workspace = try Workspace(fixtures: ["not-json.json"])
+        try workspace.write("object.json", #"{"hello": "world"}"#)
+        for input in ["not-json.json", "object.json", "absent.json"] {
+            let result = try TributaryProcess.run(["parse", input], in: workspace.url)
+            #expect(result.status == 1, "\(input)")
+            #expect(result.standardError.contains(input))
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+
+    @Test func sourcesListsEveryBuiltInKind() throws {
+        let workspace = try Workspace()
+        let result = try TributaryProcess.run(["sources"], in: workspace.url)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("json-file"))
+        #expect(result.standardOutput.contains("path"))
+    }
+
+    @Test func badUsageExitsTwo() throws {
+        let workspace = try Workspace()
+        for arguments in [["digest", "--format", "pdf"], ["frobnicate"], ["parse"]] {
+            let result = try TributaryProcess.run(arguments, in: workspace.url)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(!result.standardError.isEmpty)
+        }
+    }
+}

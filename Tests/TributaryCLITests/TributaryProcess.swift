@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// Runs the built `tributary` binary, as a user would, and captures what it prints.
+struct TributaryProcess {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The `tributary` executable that `swift build` put beside the test bundle.
+    static var executable: URL {
+        get throws {
+            var directory = Bundle.main.bundleURL
+            if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+            for candidate in [directory, Bundle.main.bundleURL.deletingLastPathComponent()] {
+                let url = candidate.appendingPathComponent("tributary")
+                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+            }
+            throw ProcessError(
+                description: "no tributary executable near \(Bundle.main.bundleURL.path); run `swift build` first"
+            )
+        }
+    }
+
+    struct ProcessError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs `tributary` with `arguments` in `directory`, with `environment` added to a minimal one (no terminal,
+    /// fixed time unless overridden).
+    static func run(
+        _ arguments: [String],
+        in directory: URL,
+        environment: [String: String] = [:],
+        standardInput: Data? = nil
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = try executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var fullEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "SOURCE_DATE_EPOCH": "1795330800"]
+        fullEnvironment.merge(environment) { _, new in new }
+        process.environment = fullEnvironment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let standardInput { input.fileHandleForWriting.write(standardInput) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a large output cannot fill a pipe and block the child.
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self)
+        )
+    }
+}
+
+/// A fresh temporary directory holding copies of the named fixtures, removed when the test is done with it.
+final class Workspace {
+    let url: URL
+
+    init(fixtures: [String] = []) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tributary-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for name in fixtures {
+            let source = try #require(
+                Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")
+            )
+            try FileManager.default.copyItem(at: source, to: url.appendingPathComponent(name))
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: url.appendingPathComponent(name))
+    }
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path)
+    }
+
+    /// The names of the files in the workspace, sorted.
+    func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    }
+}
