@@ -12,7 +12,8 @@ enum JSONErrorLocation {
         if let offset = underlying?.userInfo["NSJSONSerializationErrorIndex"] as? Int {
             return TextPosition(byteOffset: offset, in: bytes)
         }
-        let messages = [context.debugDescription] + [underlying?.userInfo[NSDebugDescriptionErrorKey] as? String].compactMap { $0 }
+        let messages =
+            [context.debugDescription] + [underlying?.userInfo[NSDebugDescriptionErrorKey] as? String].compactMap { $0 }
         for message in messages {
             if let numbers = numbers(after: ["line ", ", column "], in: message) {
                 return TextPosition(line: numbers[0], column: numbers[1])

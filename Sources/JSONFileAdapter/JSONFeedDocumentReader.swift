@@ -196,7 +196,9 @@ public enum JSONFeedDocumentReader {
     }
 
     /// Decodes the feed-level members through ``JSONFeed``'s own decoding, with an empty item list.
-    private static func decodeHeader(_ header: [String: JSONValue], path: String?, sourceID: SourceID) throws -> JSONFeed {
+    private static func decodeHeader(_ header: [String: JSONValue], path: String?, sourceID: SourceID) throws
+        -> JSONFeed
+    {
         var members = header
         members["items"] = .array([])
         do {

@@ -47,7 +47,10 @@ struct JSONSyntaxValidator {
     private mutating func validateDocument() throws(Failure) {
         skipWhitespace()
         if cursor == bytes.count {
-            throw Failure(byteOffset: cursor, message: bytes.isEmpty ? "the file is empty" : "the file holds only whitespace")
+            throw Failure(
+                byteOffset: cursor,
+                message: bytes.isEmpty ? "the file is empty" : "the file holds only whitespace"
+            )
         }
         try value()
         while true {
@@ -124,7 +127,9 @@ struct JSONSyntaxValidator {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try number()
         case let byte:
-            throw failure("expected a value, found \(describe(byte))\(byte == UInt8(ascii: "'") ? "; JSON strings use double quotes" : "")")
+            throw failure(
+                "expected a value, found \(describe(byte))\(byte == UInt8(ascii: "'") ? "; JSON strings use double quotes" : "")"
+            )
         }
     }
 
@@ -196,7 +201,10 @@ struct JSONSyntaxValidator {
                 cursor += 1
             }
         default:
-            throw Failure(byteOffset: start, message: "invalid escape '\\\(describeBare(bytes[cursor]))' inside a string")
+            throw Failure(
+                byteOffset: start,
+                message: "invalid escape '\\\(describeBare(bytes[cursor]))' inside a string"
+            )
         }
     }
 
@@ -222,7 +230,8 @@ struct JSONSyntaxValidator {
             length = 4
             highest = 0x8F
         case 0xF1...0xF3: length = 4
-        default: throw failure("invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)); save the file as UTF-8")
+        default:
+            throw failure("invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)); save the file as UTF-8")
         }
         for index in 1..<length {
             let position = cursor + index

@@ -236,7 +236,10 @@ import TributaryCore
     @Test func anAbsolutePathInsideTheConfigDirectoryIsAccepted() async throws {
         try await withTemporaryDirectory { directory in
             try Fixture.copy("empty-items.json", into: directory)
-            let events = try await runSource(path: directory.appendingPathComponent("empty-items.json").path, in: directory)
+            let events = try await runSource(
+                path: directory.appendingPathComponent("empty-items.json").path,
+                in: directory
+            )
             #expect(events == [.started, .finished])
         }
     }

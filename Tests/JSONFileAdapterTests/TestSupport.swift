@@ -83,7 +83,8 @@ func generatedFeed(count: Int) -> Data {
     let items = (0..<count).map { index in
         #"{ "id": "item-\#(index)", "url": "https://example.org/items/\#(index)", "title": "Item \#(index)" }"#
     }
-    let document = #"{ "version": "https://jsonfeed.org/version/1.1", "title": "Generated", "items": ["#
+    let document =
+        #"{ "version": "https://jsonfeed.org/version/1.1", "title": "Generated", "items": ["#
         + items.joined(separator: ",\n") + "] }"
     return Data(document.utf8)
 }
