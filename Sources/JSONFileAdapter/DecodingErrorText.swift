@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a `DecodingError` into one line that names the member, such as
 /// `date_published: 'yesterday' is not an RFC 3339 date`, instead of Foundation's multi-line dump.
 enum DecodingErrorText {
@@ -7,7 +9,17 @@ enum DecodingErrorText {
         guard let error = error as? DecodingError else { return String(describing: error) }
         switch error {
         case .typeMismatch(let type, let context):
-            return located(context.codingPath, dropped, "expected \(typeName(type)); \(context.debugDescription)")
+            // Foundation says "Expected to decode String but found number instead."; keep only what was found.
+            var message = "must be \(typeName(type))"
+            if let start = context.debugDescription.range(of: "but found "),
+                let end = context.debugDescription.range(
+                    of: " instead",
+                    range: start.upperBound..<context.debugDescription.endIndex
+                )
+            {
+                message += " (found \(context.debugDescription[start.upperBound..<end.lowerBound]))"
+            }
+            return located(context.codingPath, dropped, message)
         case .valueNotFound(let type, let context):
             return located(context.codingPath, dropped, "is null, but must be \(typeName(type))")
         case .keyNotFound(let key, let context):
@@ -36,6 +48,8 @@ enum DecodingErrorText {
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
         case is Int.Type, is Int64.Type, is Double.Type: "a number"
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
         default: "\(type)"
         }
     }

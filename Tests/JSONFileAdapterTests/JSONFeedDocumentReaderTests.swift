@@ -144,7 +144,8 @@ import TributaryCore
         )
         #expect(feed.items.map(\.id) == ["a", "d"])
         #expect(warnings.map(\.location) == ["items[1]", "items[2]"])
-        #expect(warnings[1].message.contains("id"))
+        #expect(warnings[0].message.contains("must be an object"))
+        #expect(warnings[1].message.contains("id: must be a string"))
     }
 
     // MARK: - Not a feed
@@ -157,7 +158,7 @@ import TributaryCore
         (#"{"version": 1.1, "items": []}"#, "\"version\" is a number"),
         (#"{"version": "https://jsonfeed.org/version/1.1"}"#, "no \"items\" array"),
         (#"{"version": "https://jsonfeed.org/version/1.1", "items": {}}"#, "\"items\" is an object, not an array"),
-        (#"{"version": "https://jsonfeed.org/version/1.1", "title": 5, "items": []}"#, "title"),
+        (#"{"version": "https://jsonfeed.org/version/1.1", "title": 5, "items": []}"#, "title: must be a string"),
     ])
     func validJSONThatIsNotAFeedIsNamedSo(_ json: String, _ expected: String) {
         guard case .notAFeed(let path, let detail) = failure(json) else {
