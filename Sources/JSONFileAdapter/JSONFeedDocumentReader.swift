@@ -1,0 +1,264 @@
+public import Foundation
+public import TributaryCore
+
+/// Reads JSON Feed 1.0 and 1.1 documents into a ``JSONFeed`` whose items are ready for the pipeline.
+///
+/// The `json-file` adapter reads its file through this type, and so can any other module that reads a JSON Feed
+/// file (such as `tributary parse FILE`), with the same errors and warnings:
+///
+/// - The JSON syntax is checked strictly first (RFC 8259: no trailing commas, no comments, UTF-8), and a syntax
+///   error is a ``SourceError`` with ``SourceError/Reason/invalidJSON(path:line:column:detail:)`` naming the line and
+///   column (columns count characters, from 1).
+/// - Valid JSON without a `version` of the form `https://jsonfeed.org/version/…` or without an `items` array is
+///   ``SourceError/Reason/notAFeed(path:detail:)``, saying what is missing.
+/// - Items are decoded one by one: an item that cannot be decoded (a bad date, an `id` that is an object) is
+///   skipped with a ``SourceWarning`` naming its index in `items`, and the others are kept.
+/// - Numeric ids become strings, 1.0's `author` becomes `authors` (both done by ``FeedItem``'s decoding), an empty
+///   or missing id is replaced by ``FeedItem/derivedID()``, and every item is stamped with the source id.
+/// - Relative item URLs (`url`, `external_url`, `image`, `banner_image`, attachment URLs, author URLs and avatars)
+///   are resolved against the feed's `home_page_url`, else its `feed_url`, when that is an absolute http(s) URL.
+///   Without such a base they are left as written, for the pipeline to resolve or drop.
+public enum JSONFeedDocumentReader {
+    /// The largest file ``readFile(at:path:sourceID:)`` reads: 64 MiB.
+    public static let maximumFileSize = 64 * 1024 * 1024
+
+    /// The prefix of every JSON Feed `version` URL.
+    static let versionPrefix = "https://jsonfeed.org/version/"
+
+    /// Decodes a JSON Feed document.
+    ///
+    /// - Parameters:
+    ///   - data: the document, UTF-8 (a leading byte order mark is allowed).
+    ///   - path: the file's path as the user wrote it, for messages; `nil` when the data does not come from a file.
+    ///   - sourceID: the id stamped on every item (`_tributary.source`) and named in errors.
+    /// - Returns: the feed, its items in document order, and a warning for every item that was skipped.
+    /// - Throws: ``SourceError`` with reason `invalidJSON` or `notAFeed`; nothing else.
+    public static func read(
+        data: Data,
+        path: String?,
+        sourceID: SourceID
+    ) throws -> (feed: JSONFeed, warnings: [SourceWarning]) {
+        let bytes = try utf8Bytes(of: data, path: path, sourceID: sourceID)
+        if let failure = JSONSyntaxValidator.firstError(in: bytes) {
+            let position = TextPosition(byteOffset: failure.byteOffset, in: bytes)
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .invalidJSON(path: path, line: position.line, column: position.column, detail: failure.message)
+            )
+        }
+        let document: LenientFeedDocument
+        do {
+            document = try JSONDecoder().decode(LenientFeedDocument.self, from: Data(bytes))
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .notAFeed(
+                    path: path,
+                    detail: "the document is \(topLevelKind(of: bytes)), not an object with \"version\" and \"items\""
+                )
+            )
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // The strict check passed but Foundation still refused the syntax: locate its complaint as best we can.
+            let position = JSONErrorLocation.position(of: context, in: bytes)
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .invalidJSON(
+                    path: path,
+                    line: position.line,
+                    column: position.column,
+                    detail: context.debugDescription
+                ),
+                underlying: context.underlyingError
+            )
+        } catch {
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .notAFeed(path: path, detail: DecodingErrorText.describe(error)),
+                underlying: error
+            )
+        }
+        let outcomes = try checkShape(of: document, path: path, sourceID: sourceID)
+        var feed = try decodeHeader(document.header, path: path, sourceID: sourceID)
+        let base = [feed.homePageURL, feed.feedURL].lazy.compactMap(absoluteWebURL).first
+        var items: [FeedItem] = []
+        var warnings: [SourceWarning] = []
+        items.reserveCapacity(outcomes.count)
+        for outcome in outcomes {
+            switch outcome {
+            case .decoded(var item):
+                if let base { resolveURLs(of: &item, against: base) }
+                if item.id.allSatisfy(\.isWhitespace) { item.id = item.derivedID() }
+                item.sourceID = sourceID
+                items.append(item)
+            case .failed(let index, let label, let error):
+                warnings.append(
+                    SourceWarning(
+                        "skipped item\(label.suffix): \(DecodingErrorText.describe(error, droppingFirst: 2))",
+                        location: "items[\(index)]"
+                    )
+                )
+            }
+        }
+        feed.items = items
+        return (feed, warnings)
+    }
+
+    /// Reads a JSON Feed file's bytes, refusing directories and files over ``maximumFileSize``.
+    ///
+    /// - Parameters:
+    ///   - url: the file, already resolved (see ``SourceContext/resolvePath(_:)``).
+    ///   - path: the path as the user wrote it, for messages.
+    ///   - sourceID: the source named in errors.
+    /// - Throws: ``SourceError`` with reason `fileNotFound`, `unreadable` or `tooLarge`; nothing else.
+    public static func readFile(at url: URL, path: String, sourceID: SourceID) throws -> Data {
+        func fail(_ reason: SourceError.Reason, _ underlying: (any Error)? = nil) -> SourceError {
+            SourceError(sourceID: sourceID, reason: reason, underlying: underlying)
+        }
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw fail(.fileNotFound(path: path))
+        }
+        guard !isDirectory.boolValue else {
+            throw fail(.unreadable(path: path, detail: "it is a directory; name a JSON Feed file inside it"))
+        }
+        if let size = (try? fileManager.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
+            size.intValue > maximumFileSize
+        {
+            throw fail(.tooLarge(limit: maximumFileSize, unit: "bytes"))
+        }
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            // Read one byte past the limit, so a file that grew after the size check is still caught.
+            let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+            guard data.count <= maximumFileSize else { throw fail(.tooLarge(limit: maximumFileSize, unit: "bytes")) }
+            return data
+        } catch let error as SourceError {
+            throw error
+        } catch {
+            throw fail(.unreadable(path: path, detail: readFailureDetail(error)), error)
+        }
+    }
+
+    // MARK: - Private
+
+    /// The document as UTF-8 bytes without a byte order mark. JSON exchanged between systems must be UTF-8
+    /// (RFC 8259 §8.1), so a UTF-16 or UTF-32 file is refused with a fix rather than guessed at.
+    private static func utf8Bytes(of data: Data, path: String?, sourceID: SourceID) throws -> [UInt8] {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes.removeFirst(3)
+        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
+        {
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .invalidJSON(
+                    path: path,
+                    line: 1,
+                    column: 1,
+                    detail: "the file is UTF-16 or UTF-32; save it as UTF-8"
+                )
+            )
+        }
+        return bytes
+    }
+
+    /// Checks that the document is a JSON Feed at all, and returns its items.
+    private static func checkShape(
+        of document: LenientFeedDocument,
+        path: String?,
+        sourceID: SourceID
+    ) throws -> [LenientFeedDocument.Outcome] {
+        var problems: [String] = []
+        switch document.header["version"] {
+        case nil:
+            problems.append("no \"version\" member (a JSON Feed has \"version\": \"\(JSONFeed.version1_1)\")")
+        case .string(let version) where version.hasPrefix(versionPrefix):
+            break
+        case .string(let version):
+            problems.append(
+                "\"version\" is \"\(version)\", not a JSON Feed version URL such as \"\(JSONFeed.version1_1)\""
+            )
+        case let version?:
+            problems.append("\"version\" is \(version.kindName), not a JSON Feed version URL")
+        }
+        switch document.items {
+        case .missing:
+            problems.append("no \"items\" array")
+        case .notAnArray(let kind):
+            problems.append("\"items\" is \(kind), not an array")
+        case .array(let outcomes):
+            if problems.isEmpty { return outcomes }
+        }
+        throw SourceError(sourceID: sourceID, reason: .notAFeed(path: path, detail: problems.joined(separator: "; ")))
+    }
+
+    /// Decodes the feed-level members through ``JSONFeed``'s own decoding, with an empty item list.
+    private static func decodeHeader(_ header: [String: JSONValue], path: String?, sourceID: SourceID) throws
+        -> JSONFeed
+    {
+        var members = header
+        members["items"] = .array([])
+        do {
+            return try JSONDecoder().decode(JSONFeed.self, from: JSONEncoder().encode(JSONValue.object(members)))
+        } catch {
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .notAFeed(path: path, detail: DecodingErrorText.describe(error)),
+                underlying: error
+            )
+        }
+    }
+
+    private static func absoluteWebURL(_ string: String?) -> URL? {
+        guard let string, let url = URL(string: string), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        return url
+    }
+
+    private static func resolveURLs(of item: inout FeedItem, against base: URL) {
+        func resolve(_ string: String?) -> String? {
+            guard let string, !string.isEmpty, let relative = URL(string: string), relative.scheme == nil,
+                let absolute = URL(string: string, relativeTo: base)?.absoluteString
+            else { return string }
+            return absolute
+        }
+        item.url = resolve(item.url)
+        item.externalURL = resolve(item.externalURL)
+        item.image = resolve(item.image)
+        item.bannerImage = resolve(item.bannerImage)
+        for index in item.attachments.indices {
+            item.attachments[index].url = resolve(item.attachments[index].url) ?? item.attachments[index].url
+        }
+        for index in item.authors.indices {
+            item.authors[index].url = resolve(item.authors[index].url)
+            item.authors[index].avatar = resolve(item.authors[index].avatar)
+        }
+    }
+
+    /// What the top-level value is, from its first byte (the syntax is already known to be valid).
+    private static func topLevelKind(of bytes: [UInt8]) -> String {
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        switch first {
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
+    }
+
+    private static func readFailureDetail(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoPermission {
+            return "permission denied; make the file readable by this user"
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain, nsError.code == Int(EACCES) {
+            return "permission denied; make the file readable by this user"
+        }
+        return nsError.localizedDescription
+    }
+}
