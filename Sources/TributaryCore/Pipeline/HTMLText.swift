@@ -5,7 +5,8 @@ import Foundation
 /// This is not a sanitizer: it is for fields that must end up as plain text, where removing markup is the goal.
 public enum HTMLText {
     /// Removes tags, comments and the bodies of `script` and `style` elements. A `<` that does not open a tag
-    /// (as in `a < b`) is kept.
+    /// (as in `a < b`) is kept. Tags other than inline ones (`b`, `em`, `span`, `a`...) leave a space in their place,
+    /// so that `a<br>b` reads `a b` while `<b>Bo</b>ld` reads `Bold`.
     public static func stripTags(_ text: String) -> String {
         guard text.contains("<") else { return text }
         var output = ""
@@ -32,9 +33,9 @@ public enum HTMLText {
                 // An unclosed tag: drop the rest, which is not text.
                 break
             }
-            let name = rest[..<close].prefix { $0.isLetter || $0.isNumber }.lowercased()
+            let name = rest[..<close].drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
             index = text.index(after: close)
-            if name == "script" || name == "style" {
+            if first != "/", name == "script" || name == "style" {
                 let tail = text[index...]
                 if let end = tail.range(of: "</\(name)", options: .caseInsensitive) {
                     index = tail[end.upperBound...].firstIndex(of: ">").map { text.index(after: $0) } ?? text.endIndex
@@ -42,8 +43,9 @@ public enum HTMLText {
                     index = text.endIndex
                 }
             }
-            // A tag separates words (`a<br>b`): leave a space, which whitespace collapsing tidies up.
-            output.append(" ")
+            // A block or line-break tag separates words (`a<br>b`, `</p><p>`): leave a space, which whitespace
+            // collapsing tidies up. Inline tags (`<b>Bo</b>ld`) join what surrounds them.
+            if !inlineElements.contains(name) { output.append(" ") }
         }
         return output
     }
@@ -76,6 +78,11 @@ public enum HTMLText {
     }
 
     // MARK: - Private
+
+    private static let inlineElements: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd", "mark",
+        "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+    ]
 
     private static func decode(reference: Substring) -> String? {
         if reference.hasPrefix("#") {
