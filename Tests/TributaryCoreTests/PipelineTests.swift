@@ -190,6 +190,77 @@ import TributaryCore
         #expect(result.statuses[0].warnings.isEmpty)
     }
 
+    @Test func theEventStreamCarriesTheSameEventsAndEnds() async throws {
+        let make = {
+            [
+                PipelineSource(
+                    source: ScriptedSource.healthy("a", [makeItem("a1")], [makeItem("a2")]),
+                    kind: "scripted"
+                ),
+                PipelineSource(
+                    source: ScriptedSource("b", [.send(.started), .fail("nope")]),
+                    kind: "scripted"
+                ),
+            ]
+        }
+        let recorder = EventRecorder()
+        let expected = try await pipeline(make()).run(onEvent: { recorder.record($0) })
+        let (result, streamed) = try await pipeline(make()).withEventStream { stream in
+            var events: [PipelineEvent] = []
+            for await event in stream { events.append(event) }
+            return events
+        }
+        #expect(result.items == expected.items)
+        // Durations differ between runs; everything else about the statuses must match.
+        let withoutDurations = { (statuses: [SourceStatus]) in
+            statuses.map { status in
+                var status = status
+                status.duration = nil
+                return status
+            }
+        }
+        #expect(withoutDurations(result.statuses) == withoutDurations(expected.statuses))
+        #expect(result.hasFailures)
+        #expect(streamed.count == recorder.all.count)
+        #expect(streamed.filter(Self.isItemEvent) == recorder.all.filter(Self.isItemEvent))
+        #expect(streamed.last.map(Self.isFinalStatus) == true)
+    }
+
+    @Test func cancellingTheEventStreamEndsItPromptly() async throws {
+        let pipeline = pipeline([source(ScriptedSource("hang", [.send(.started), .hang]), timeout: .seconds(60))])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = await withTaskGroup(of: (any Error)?.self) { group in
+            group.addTask {
+                do {
+                    _ = try await pipeline.withEventStream { stream in
+                        for await _ in stream {}
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+            group.cancelAll()
+            return await group.next() ?? nil
+        }
+        #expect(clock.now - start < .seconds(1))
+        #expect(outcome is CancellationError)
+    }
+
+    private static func isItemEvent(_ event: PipelineEvent) -> Bool {
+        switch event {
+        case .itemsAdded, .itemsUpdated, .itemsRemoved: true
+        case .sourceStatusChanged, .warning: false
+        }
+    }
+
+    private static func isFinalStatus(_ event: PipelineEvent) -> Bool {
+        if case .sourceStatusChanged(let status) = event { return status.state.isFinal }
+        return false
+    }
+
     // MARK: - Store
 
     @Test func savesKeptItemsToTheStoreWithTheirFirstSeenTime() async throws {

@@ -79,6 +79,30 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// Runs every source once, handing `body` the live stream of ``PipelineEvent``s: the form for `watch`.
+    ///
+    /// The pipeline runs in a child task while `body` runs in the calling task, so no unstructured task is needed.
+    /// The stream ends when every source has ended, or when the calling task is cancelled (then this throws
+    /// `CancellationError`). If `body` returns early, the run still completes; if `body` throws, the run is
+    /// cancelled and the error is rethrown. The stream buffers without bound, like the pipeline's own stream.
+    /// - Parameter body: reads the events, typically with `for await`.
+    /// - Returns: the run's result and what `body` returned.
+    /// - Throws: `CancellationError`, any error the ``ItemStore`` throws, or what `body` throws.
+    public func withEventStream<BodyResult>(
+        _ body: (AsyncStream<PipelineEvent>) async throws -> BodyResult
+    ) async throws -> (result: PipelineResult, bodyResult: BodyResult) {
+        let (stream, continuation) = AsyncStream<PipelineEvent>.makeStream()
+        return try await withThrowingTaskGroup(of: PipelineResult.self) { group in
+            group.addTask {
+                defer { continuation.finish() }
+                return try await run(onEvent: { continuation.yield($0) })
+            }
+            let bodyResult = try await body(stream)
+            guard let result = try await group.next() else { throw CancellationError() }
+            return (result, bodyResult)
+        }
+    }
+
     // MARK: - Private
 
     /// Runs one source against its timeout; returns how it ended. Its events go into `continuation` as they come.
