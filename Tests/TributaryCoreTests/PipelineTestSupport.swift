@@ -11,6 +11,8 @@ struct ScriptedSource: Source {
         case throwError(SourceError)
         /// Sleeps until the task is cancelled, then returns (SRC-10).
         case hang
+        /// Waits (polling) until the condition holds; throws when it does not within two seconds.
+        case waitUntil(@Sendable () -> Bool)
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -52,6 +54,12 @@ struct ScriptedSource: Source {
                 throw Failure(message: message)
             case .throwError(let error):
                 throw error
+            case .waitUntil(let condition):
+                let deadline = ContinuousClock.now + .seconds(2)
+                while !condition() {
+                    guard ContinuousClock.now < deadline else { throw Failure(message: "condition never held") }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
             case .hang:
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(3600))
@@ -60,6 +68,15 @@ struct ScriptedSource: Source {
             }
         }
     }
+}
+
+/// A flag one task sets and another polls.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    func set() { value.withLock { $0 = true } }
+
+    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// Collects pipeline events in the order they are published.

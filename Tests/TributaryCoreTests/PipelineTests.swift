@@ -154,6 +154,30 @@ import TributaryCore
         )
     }
 
+    @Test func publishesEachBatchBeforeTheSourceSendsTheNext() async throws {
+        // The source sends its second batch only once the first has been published: a pipeline that held items
+        // back until a source finished would make the source fail here.
+        let firstBatchSeen = Flag()
+        let slow = ScriptedSource(
+            "slow",
+            [
+                .send(.started), .send(.items([makeItem("s1")])), .waitUntil({ firstBatchSeen.isSet }),
+                .send(.items([makeItem("s2")])), .send(.finished),
+            ]
+        )
+        let fast = ScriptedSource.healthy("fast", [makeItem("f1")])
+        let recorder = EventRecorder()
+        let result = try await pipeline([source(slow), source(fast)])
+            .run(onEvent: { event in
+                recorder.record(event)
+                if case .itemsAdded(let items) = event, items.map(\.id) == ["s1"] { firstBatchSeen.set() }
+            })
+        #expect(result.statuses.map(\.state) == [.succeeded, .succeeded])
+        #expect(Set(result.items.map(\.id)) == ["s1", "s2", "f1"])
+        let added = recorder.lines.filter { $0.hasPrefix("added") }
+        #expect(added.firstIndex(of: "added s1").map { $0 < (added.firstIndex(of: "added s2") ?? -1) } == true)
+    }
+
     @Test func publishedItemsAreNormalisedAndStamped() async throws {
         let raw = FeedItem(id: "", url: "https://example.org/a", title: "  Caf&eacute;\n <b>news</b> ")
         let recorder = EventRecorder()
