@@ -304,6 +304,28 @@ import TributaryCore
         #expect(result.items.first?.tributary?.firstSeen == earlier)
     }
 
+    @Test func aFailingStoreEndsTheRunWithItsErrorAndStopsTheSources() async throws {
+        struct BrokenStore: ItemStore {
+            struct Broken: Error {}
+            func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
+                throw Broken()
+            }
+            func items() async throws -> [StoredItem] { [] }
+            func lastDigestDate() async throws -> Date? { nil }
+            func recordDigest(at date: Date) async throws {}
+        }
+        let sources = [
+            source(.healthy("items", [makeItem("a")])),
+            source(ScriptedSource("hang", [.send(.started), .hang]), timeout: .seconds(60)),
+        ]
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: BrokenStore.Broken.self) {
+            _ = try await pipeline(sources, store: BrokenStore()).run()
+        }
+        #expect(clock.now - start < .seconds(1))
+    }
+
     // MARK: - Deduplication
 
     @Test func duplicatesAcrossSourcesKeepTheFirstAndRecordTheOthers() async throws {

@@ -185,7 +185,7 @@ struct PipelineRouter {
                 guard updated != entry.item else { continue }
                 entry.item = updated
                 entries[key] = entry
-                batch.markUpdated(key, item: updated)
+                batch.markUpdated(key)
             case .duplicate(let owner):
                 guard var entry = entries[owner] else { continue }
                 let reference = TributaryExtension.ItemReference(source: source.id, id: item.id, url: item.url)
@@ -194,7 +194,7 @@ struct PipelineRouter {
                 tributary.alsoIn.append(reference)
                 entry.item.tributary = tributary
                 entries[owner] = entry
-                batch.markUpdated(owner, item: entry.item)
+                batch.markUpdated(owner)
             }
         }
 
@@ -234,7 +234,7 @@ struct PipelineRouter {
         }
         entries[key] = entry
         keptKeys[index].insert(key)
-        batch.markAdded(key, item: item)
+        batch.markAdded(key)
     }
 
     /// Writes the batch's new and changed items, one save per source, and takes the stored first-seen times.
@@ -285,12 +285,12 @@ private struct Batch {
     /// Keys to write to the store, each once.
     var toSave: [Key] = []
 
-    mutating func markAdded(_ key: Key, item: FeedItem) {
+    mutating func markAdded(_ key: Key) {
         added.append(key)
         queue(key)
     }
 
-    mutating func markUpdated(_ key: Key, item: FeedItem) {
+    mutating func markUpdated(_ key: Key) {
         if !added.contains(key) && !updated.contains(key) { updated.append(key) }
         queue(key)
     }
