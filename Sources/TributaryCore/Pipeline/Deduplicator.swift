@@ -1,0 +1,63 @@
+/// Recognises items the pipeline has already kept in a run.
+///
+/// - the same id from the same source is the same item: an update, never a second copy;
+/// - the same canonical URL (see ``CanonicalURL``) from another source is a duplicate: the first item seen keeps
+///   its place and the pipeline records the other source in its `_tributary.also_in`.
+///
+/// Two items of one source with different ids and the same URL are both kept: the source says they differ.
+public struct Deduplicator: Sendable {
+    /// An item's identity within a run: its source and its id.
+    public struct Key: Hashable, Sendable {
+        public var source: SourceID
+        public var id: String
+
+        /// Creates a key.
+        public init(source: SourceID, id: String) {
+            self.source = source
+            self.id = id
+        }
+    }
+
+    /// What to do with an incoming item.
+    public enum Decision: Hashable, Sendable {
+        /// Not seen before: keep it. Its canonical URL is now claimed.
+        case new
+        /// Already kept under the same source and id: replace its content.
+        case update
+        /// Another source's item with the same canonical URL is kept: record this one in its `also_in`.
+        case duplicate(of: Key)
+    }
+
+    private var kept: Set<Key> = []
+    private var claims: [String: Key] = [:]
+
+    /// Creates an empty deduplicator.
+    public init() {}
+
+    /// Classifies `item` from `source` and remembers it when it is kept.
+    public mutating func classify(_ item: FeedItem, from source: SourceID) -> Decision {
+        let key = Key(source: source, id: item.id)
+        let canonical = Self.canonicalURL(of: item)
+        if kept.contains(key) {
+            if let canonical, claims[canonical] == nil { claims[canonical] = key }
+            return .update
+        }
+        if let canonical, let owner = claims[canonical], owner.source != source {
+            return .duplicate(of: owner)
+        }
+        kept.insert(key)
+        if let canonical, claims[canonical] == nil { claims[canonical] = key }
+        return .new
+    }
+
+    /// Forgets a kept item (one dropped by a `maxItems` cap), releasing its URLs for later items.
+    public mutating func forget(_ key: Key) {
+        kept.remove(key)
+        claims = claims.filter { $0.value != key }
+    }
+
+    /// The canonical form of the item's `url`, else of its `external_url`.
+    public static func canonicalURL(of item: FeedItem) -> String? {
+        (item.url ?? item.externalURL).flatMap(CanonicalURL.string(for:))
+    }
+}

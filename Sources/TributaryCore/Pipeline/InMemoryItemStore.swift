@@ -1,0 +1,57 @@
+public import Foundation
+
+/// An ``ItemStore`` that keeps everything in memory, for `parse` and for tests. Nothing survives the process.
+public actor InMemoryItemStore: ItemStore {
+    private struct Key: Hashable {
+        var source: SourceID
+        var id: String
+    }
+
+    private var stored: [Key: StoredItem] = [:]
+    private var order: [Key] = []
+    private var digestDate: Date?
+
+    /// Creates an empty store.
+    public init() {}
+
+    public func save(_ items: [FeedItem], from source: SourceID, at date: Date) -> StoreChanges {
+        var changes = StoreChanges()
+        for item in items {
+            let key = Key(source: source, id: item.id)
+            if var existing = stored[key] {
+                var stamped = item
+                stamped.tributary = (stamped.tributary ?? TributaryExtension())
+                stamped.tributary?.firstSeen = existing.firstSeen
+                existing.lastSeen = date
+                if stamped == existing.item {
+                    changes.unchanged.append(existing)
+                } else {
+                    existing.item = stamped
+                    changes.updated.append(existing)
+                }
+                stored[key] = existing
+            } else {
+                var stamped = item
+                stamped.tributary = (stamped.tributary ?? TributaryExtension())
+                stamped.tributary?.firstSeen = date
+                let new = StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
+                stored[key] = new
+                order.append(key)
+                changes.inserted.append(new)
+            }
+        }
+        return changes
+    }
+
+    public func items() -> [StoredItem] {
+        order.compactMap { stored[$0] }
+    }
+
+    public func lastDigestDate() -> Date? {
+        digestDate
+    }
+
+    public func recordDigest(at date: Date) {
+        digestDate = date
+    }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// The digest order: newest first, deterministic.
+///
+/// An item's sort date is `date_published ?? date_modified`; an undated item uses the time it was first seen, so
+/// it lands among dated items where it appeared. Equal dates go by source order, then by feed order, so undated
+/// items of one source keep their feed order.
+public enum ItemOrdering {
+    /// One item with what ordering needs to know about it.
+    public struct Entry: Sendable, Equatable {
+        public var item: FeedItem
+        /// When the store first saw the item.
+        public var firstSeen: Date
+        /// The position of its source in the pipeline's source list.
+        public var sourceIndex: Int
+        /// Its position among the items its source delivered (feed order).
+        public var arrivalIndex: Int
+
+        /// Creates an entry.
+        public init(item: FeedItem, firstSeen: Date, sourceIndex: Int, arrivalIndex: Int) {
+            self.item = item
+            self.firstSeen = firstSeen
+            self.sourceIndex = sourceIndex
+            self.arrivalIndex = arrivalIndex
+        }
+
+        /// The date the entry sorts by.
+        public var sortDate: Date { item.datePublished ?? item.dateModified ?? firstSeen }
+    }
+
+    /// Whether `lhs` comes before `rhs` in the digest.
+    public static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
+        if lhs.sortDate != rhs.sortDate { return lhs.sortDate > rhs.sortDate }
+        if lhs.sourceIndex != rhs.sourceIndex { return lhs.sourceIndex < rhs.sourceIndex }
+        return lhs.arrivalIndex < rhs.arrivalIndex
+    }
+
+    /// The entries' items in digest order.
+    public static func sorted(_ entries: [Entry]) -> [FeedItem] {
+        entries.sorted(by: precedes).map(\.item)
+    }
+}

@@ -1,0 +1,30 @@
+public import Foundation
+
+/// Where the pipeline keeps items: the model, and the single source of truth for what has been seen.
+///
+/// Items are keyed by their source and their id. The in-memory ``InMemoryItemStore`` serves `parse` and tests; a
+/// persistent store (SQLite) takes its place for `digest`, `summary` and `watch`. Implementations must be safe to
+/// call from any task (an `actor` is the usual shape).
+public protocol ItemStore: Sendable {
+    /// Saves items one source delivered, keyed by (`source`, item id).
+    ///
+    /// A new key is inserted with `firstSeen == lastSeen == date`. A known key keeps its `firstSeen`, gets
+    /// `lastSeen = date`, and is reported as updated when its content differs from the stored item, otherwise as
+    /// unchanged. Every returned ``StoredItem/item`` carries `_tributary.first_seen` set to its ``StoredItem/firstSeen``.
+    /// - Parameters:
+    ///   - items: normalised items, each with a non-empty id.
+    ///   - source: the source that delivered them.
+    ///   - date: when they were seen.
+    /// - Returns: what the save changed, each list in the order of `items`.
+    /// - Throws: whatever the storage throws; the pipeline treats that as fatal for the run.
+    func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges
+
+    /// Every stored item, in the order first inserted.
+    func items() async throws -> [StoredItem]
+
+    /// When the last digest was made, or `nil` before the first one.
+    func lastDigestDate() async throws -> Date?
+
+    /// Records that a digest was made at `date`, for "new since last digest" flags.
+    func recordDigest(at date: Date) async throws
+}

@@ -1,0 +1,134 @@
+public import Foundation
+
+/// Puts one item into the shape every renderer may rely on. Pure: the same input gives the same output.
+///
+/// - titles and summaries become plain text: tags stripped, HTML entities decoded, whitespace (newlines, tabs,
+///   no-break spaces) collapsed to single spaces and trimmed; an empty result becomes `nil`;
+/// - URLs (`url`, `external_url`, `image`, `banner_image`, authors, attachments, `_tributary.origin` and
+///   `related`) are made absolute against the item's own URL, else the source's base URL; a URL that cannot be
+///   made absolute is dropped with a warning, so no relative URL ever leaves the pipeline;
+/// - an empty id is replaced by ``FeedItem/derivedID()``;
+/// - `_tributary.source` is stamped with the source's id.
+///
+/// Dates need nothing: a `Date` is an instant, UTC by construction.
+public struct Normaliser: Sendable {
+    /// A normalised item and what had to be dropped on the way.
+    public struct Output: Sendable, Equatable {
+        /// The normalised item.
+        public var item: FeedItem
+        /// One warning per dropped URL.
+        public var warnings: [SourceWarning]
+    }
+
+    /// Creates a normaliser.
+    public init() {}
+
+    /// Normalises one item from `source`.
+    /// - Parameters:
+    ///   - item: the item as the source emitted it.
+    ///   - source: the source's id, stamped into `_tributary.source`.
+    ///   - baseURL: what relative URLs resolve against when the item has no absolute `url`.
+    public func normalise(_ item: FeedItem, from source: SourceID, baseURL: URL? = nil) -> Output {
+        var result = item
+        var warnings: [SourceWarning] = []
+        let location = item.id.isEmpty ? nil : "item \(item.id)"
+
+        func absolute(_ value: String?, field: String, base: URL?) -> String? {
+            guard let value else { return nil }
+            if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return nil }
+            if let resolved = Self.absoluteURL(value, base: base) { return resolved }
+            warnings.append(
+                SourceWarning(
+                    "dropped relative \(field) '\(value)': no absolute URL to resolve it against",
+                    location: location
+                )
+            )
+            return nil
+        }
+
+        result.title = Self.plainText(item.title)
+        result.summary = Self.plainText(item.summary)
+
+        result.url = absolute(item.url, field: "url", base: baseURL)
+        let itemBase = result.url.flatMap { URL(string: $0) } ?? baseURL
+        result.externalURL = absolute(item.externalURL, field: "external_url", base: itemBase)
+        result.image = absolute(item.image, field: "image", base: itemBase)
+        result.bannerImage = absolute(item.bannerImage, field: "banner_image", base: itemBase)
+        result.authors = item.authors.map { author in
+            var author = author
+            author.url = absolute(author.url, field: "author url", base: itemBase)
+            author.avatar = absolute(author.avatar, field: "author avatar", base: itemBase)
+            return author
+        }
+        result.attachments = item.attachments.compactMap { attachment in
+            var attachment = attachment
+            guard let url = absolute(attachment.url, field: "attachment url", base: itemBase) else { return nil }
+            attachment.url = url
+            return attachment
+        }
+
+        var tributary = item.tributary ?? TributaryExtension()
+        tributary.source = source
+        if var origin = tributary.origin {
+            origin.title = Self.plainText(origin.title)
+            origin.url = absolute(origin.url, field: "origin url", base: itemBase)
+            tributary.origin = origin
+        }
+        tributary.related = tributary.related.map { link in
+            var link = link
+            link.title = Self.plainText(link.title) ?? ""
+            link.url = absolute(link.url, field: "related url", base: itemBase)
+            return link
+        }
+        result.tributary = tributary
+
+        result.id = item.id.trimmingCharacters(in: .whitespacesAndNewlines)
+        if result.id.isEmpty { result.id = result.derivedID() }
+        return Output(item: result, warnings: warnings)
+    }
+
+    /// Plain text from a title or summary that may hold markup: tags (and `script`/`style` bodies) removed,
+    /// entities decoded once, whitespace collapsed and trimmed. `nil` when nothing is left.
+    public static func plainText(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let stripped = HTMLText.stripTags(text)
+        let decoded = HTMLText.decodeEntities(stripped)
+        let collapsed = collapseWhitespace(decoded)
+        return collapsed.isEmpty ? nil : collapsed
+    }
+
+    /// Replaces every run of whitespace (spaces, tabs, newlines, no-break and other Unicode spaces) with one
+    /// space, and trims both ends.
+    public static func collapseWhitespace(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(" ") }
+                pendingSpace = false
+                output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// `text` as an absolute URL: unchanged when it already has a scheme, resolved against `base` when relative,
+    /// `nil` when it is relative and there is no base (or it is not a URL at all). A protocol-relative URL
+    /// (`//host/path`) takes the base's scheme, else `https`.
+    public static func absoluteURL(_ text: String, base: URL?) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: " ", with: "%20")
+        guard !trimmed.isEmpty, let url = URL(string: trimmed) else { return nil }
+        if let scheme = url.scheme, !scheme.isEmpty { return trimmed }
+        if let base, base.scheme != nil, let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+            resolved.scheme != nil
+        {
+            return resolved.absoluteString
+        }
+        if trimmed.hasPrefix("//") { return "https:" + trimmed }
+        return nil
+    }
+}

@@ -1,0 +1,145 @@
+public import Logging
+
+/// Runs sources side by side and turns their events into kept, normalised, deduplicated items: the router of
+/// Tributary's event flow (DESIGN.md section 1).
+///
+/// Each source runs in its own child task of one task group, raced against its timeout. Every event goes into a
+/// single `AsyncStream`, which one loop (the router, in the calling task) handles in arrival order: normalise
+/// (``Normaliser``), filter (``KeywordFilter``, `maxAge`), deduplicate (``Deduplicator``), cap (`maxItems`), save
+/// to the ``ItemStore``, then publish ``PipelineEvent``s and keep each ``SourceStatus`` current.
+///
+/// Isolation: a source that throws becomes a `failed` status with its reason; a source that runs past its timeout
+/// is cancelled and reported as `timedOut`; the other sources carry on untouched. The items a source delivered
+/// before it failed are kept.
+///
+/// Buffering: the stream buffers without bound for now, so a fast source never waits for the router. Sources emit
+/// batches and the router does little per item, so the buffer stays small in practice; bounded buffering with
+/// back-pressure through the sink is a later step.
+///
+/// Deduplication and `maxItems` apply within one run; the store keeps items across runs.
+public struct Pipeline: Sendable {
+    /// The sources, in the order statuses and tie-breaks follow.
+    public let sources: [PipelineSource]
+    /// The settings for every source.
+    public let settings: PipelineSettings
+    /// Where kept items go.
+    public let store: any ItemStore
+    /// Where the pipeline logs.
+    public let logger: Logger
+
+    /// Creates a pipeline; nothing runs until ``run(onEvent:)``.
+    public init(
+        sources: [PipelineSource],
+        settings: PipelineSettings,
+        store: any ItemStore,
+        logger: Logger = Logger(label: "tributary.pipeline", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.sources = sources
+        self.settings = settings
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Runs every source once (one-shot) and returns when all of them are final.
+    ///
+    /// `onEvent` is called from the router, one event at a time and in order; the run waits for it, so a slow
+    /// handler slows the run down but never reorders events. Cancelling the calling task cancels every source
+    /// promptly and makes `run` throw `CancellationError`.
+    /// - Parameter onEvent: receives every ``PipelineEvent`` as it is decided.
+    /// - Returns: the kept items in digest order and one final status per source.
+    /// - Throws: `CancellationError` when cancelled; any error the ``ItemStore`` throws.
+    public func run(
+        onEvent: @escaping @Sendable (PipelineEvent) async -> Void = { _ in }
+    ) async throws -> PipelineResult {
+        var router = PipelineRouter(sources: sources, settings: settings, store: store, logger: logger)
+        guard !sources.isEmpty else { return router.result() }
+        let (stream, continuation) = AsyncStream<PipelineRouter.Input>.makeStream()
+        defer { continuation.finish() }
+        let settings = settings
+
+        return try await withThrowingTaskGroup(of: Void.self, returning: PipelineResult.self) { group in
+            for (index, entry) in sources.enumerated() {
+                let timeout = entry.timeout ?? settings.defaultTimeout
+                group.addTask {
+                    let outcome = await Self.run(entry.source, index: index, timeout: timeout, into: continuation)
+                    continuation.yield(.ended(index, outcome))
+                }
+            }
+            var running = sources.count
+            // The stream ends early only when this task is cancelled; the check below turns that into a throw.
+            for await input in stream {
+                try await router.handle(input, publish: onEvent)
+                if case .ended = input {
+                    running -= 1
+                    if running == 0 { break }
+                }
+            }
+            try Task.checkCancellation()
+            return router.result()
+        }
+    }
+
+    /// Runs every source once, handing `body` the live stream of ``PipelineEvent``s: the form for `watch`.
+    ///
+    /// The pipeline runs in a child task while `body` runs in the calling task, so no unstructured task is needed.
+    /// The stream ends when every source has ended, or when the calling task is cancelled (then this throws
+    /// `CancellationError`). If `body` returns early, the run still completes; if `body` throws, the run is
+    /// cancelled and the error is rethrown. The stream buffers without bound, like the pipeline's own stream.
+    /// - Parameter body: reads the events, typically with `for await`.
+    /// - Returns: the run's result and what `body` returned.
+    /// - Throws: `CancellationError`, any error the ``ItemStore`` throws, or what `body` throws.
+    public func withEventStream<BodyResult>(
+        _ body: (AsyncStream<PipelineEvent>) async throws -> BodyResult
+    ) async throws -> (result: PipelineResult, bodyResult: BodyResult) {
+        let (stream, continuation) = AsyncStream<PipelineEvent>.makeStream()
+        return try await withThrowingTaskGroup(of: PipelineResult.self) { group in
+            group.addTask {
+                defer { continuation.finish() }
+                return try await run(onEvent: { continuation.yield($0) })
+            }
+            let bodyResult = try await body(stream)
+            guard let result = try await group.next() else { throw CancellationError() }
+            return (result, bodyResult)
+        }
+    }
+
+    // MARK: - Private
+
+    /// Runs one source against its timeout; returns how it ended. Its events go into `continuation` as they come.
+    private static func run(
+        _ source: any Source,
+        index: Int,
+        timeout: Duration,
+        into continuation: AsyncStream<PipelineRouter.Input>.Continuation
+    ) async -> PipelineRouter.Outcome {
+        let sink = EventSink { event in continuation.yield(.event(index, event)) }
+        return await withTaskGroup(of: PipelineRouter.Outcome?.self) { group in
+            group.addTask {
+                do {
+                    try await source.run(into: sink)
+                    return .returned
+                } catch {
+                    return .threw(error)
+                }
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: timeout)
+                    return .timedOut(timeout)
+                } catch {
+                    // Cancelled: the source ended first, or the whole run is being cancelled.
+                    return nil
+                }
+            }
+            var outcome = PipelineRouter.Outcome.cancelled
+            while let next = await group.next() {
+                if let next {
+                    outcome = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import Logging
+
+/// The single consumer of a ``Pipeline`` run's event stream: all state of a run lives here, touched by one task.
+struct PipelineRouter {
+    /// What flows through the pipeline's stream.
+    enum Input: Sendable {
+        /// An event a source sent through its sink.
+        case event(Int, SourceEvent)
+        /// The source's task ended; sent after every event of that source.
+        case ended(Int, Outcome)
+    }
+
+    /// How a source's task ended.
+    enum Outcome: Sendable {
+        case returned
+        case threw(any Error)
+        case timedOut(Duration)
+        case cancelled
+    }
+
+    typealias Key = Deduplicator.Key
+    typealias Publish = @Sendable (PipelineEvent) async -> Void
+
+    private let sources: [PipelineSource]
+    private let settings: PipelineSettings
+    private let store: any ItemStore
+    private let logger: Logger
+    private let globalFilter: KeywordFilter
+    private let sourceFilters: [KeywordFilter]
+    private let normaliser = Normaliser()
+    private let clock = ContinuousClock()
+    private let startedAt: ContinuousClock.Instant
+
+    private var statuses: [SourceStatus]
+    private var terminated: [Bool]
+    private var deduplicator = Deduplicator()
+    private var entries: [Key: ItemOrdering.Entry] = [:]
+    private var keptKeys: [Set<Key>]
+    private var arrivalCounters: [Int]
+
+    init(sources: [PipelineSource], settings: PipelineSettings, store: any ItemStore, logger: Logger) {
+        self.sources = sources
+        self.settings = settings
+        self.store = store
+        self.logger = logger
+        globalFilter = KeywordFilter(include: settings.include, exclude: settings.exclude)
+        sourceFilters = sources.map { KeywordFilter(include: $0.include, exclude: $0.exclude) }
+        startedAt = clock.now
+        statuses = sources.map { SourceStatus(sourceID: $0.id, kind: $0.kind, title: $0.title) }
+        terminated = Array(repeating: false, count: sources.count)
+        keptKeys = Array(repeating: [], count: sources.count)
+        arrivalCounters = Array(repeating: 0, count: sources.count)
+    }
+
+    /// The run's outcome so far: kept items in digest order and every status.
+    func result() -> PipelineResult {
+        PipelineResult(items: ItemOrdering.sorted(Array(entries.values)), statuses: statuses)
+    }
+
+    /// Handles one input: updates the run's state, writes to the store, publishes what changed.
+    mutating func handle(_ input: Input, publish: Publish) async throws {
+        switch input {
+        case .event(let index, let event):
+            try await handle(event, from: index, publish: publish)
+        case .ended(let index, let outcome):
+            await end(index, outcome: outcome, publish: publish)
+        }
+    }
+
+    // MARK: - Private
+
+    private mutating func handle(_ event: SourceEvent, from index: Int, publish: Publish) async throws {
+        if terminated[index] {
+            await warn(index, "ignored \(Self.name(of: event)) after the source's terminal event (SRC-8)", publish)
+            return
+        }
+        switch event {
+        case .started:
+            if statuses[index].state == .running {
+                await warn(index, "ignored a second 'started' event (SRC-8)", publish)
+            } else {
+                statuses[index].state = .running
+                await publish(.sourceStatusChanged(statuses[index]))
+            }
+        case .items(let items):
+            await ensureRunning(index, before: event, publish)
+            try await receive(items, from: index, publish: publish)
+        case .warning(let warning):
+            await ensureRunning(index, before: event, publish)
+            await warn(index, warning, publish)
+        case .failed(let error):
+            await finish(index, state: .failed(error), publish: publish)
+        case .finished:
+            await finish(index, state: .succeeded, publish: publish)
+        }
+    }
+
+    private mutating func end(_ index: Int, outcome: Outcome, publish: Publish) async {
+        let id = sources[index].id
+        if terminated[index] {
+            if case .threw(let error) = outcome {
+                logger.debug(
+                    "source threw after its terminal event",
+                    metadata: ["source": "\(id)", "error": "\(error)"]
+                )
+            }
+            return
+        }
+        switch outcome {
+        case .returned:
+            await warn(index, "source ended without finishing (SRC-8)", publish)
+            await finish(index, state: .succeeded, publish: publish)
+        case .threw(let error):
+            let sourceError =
+                (error as? SourceError)
+                ?? SourceError(sourceID: id, reason: .other(String(describing: error)), underlying: error)
+            await finish(index, state: .failed(sourceError), publish: publish)
+        case .timedOut(let duration):
+            logger.info("source timed out", metadata: ["source": "\(id)", "timeout": "\(duration)"])
+            await finish(
+                index,
+                state: .failed(SourceError(sourceID: id, reason: .timedOut(after: duration))),
+                publish: publish
+            )
+        case .cancelled:
+            await finish(
+                index,
+                state: .failed(SourceError(sourceID: id, reason: .other("cancelled"))),
+                publish: publish
+            )
+        }
+    }
+
+    private mutating func ensureRunning(_ index: Int, before event: SourceEvent, _ publish: Publish) async {
+        guard statuses[index].state == .pending else { return }
+        statuses[index].state = .running
+        await warn(index, "sent \(Self.name(of: event)) before 'started' (SRC-8)", publish)
+    }
+
+    private mutating func finish(_ index: Int, state: SourceStatus.State, publish: Publish) async {
+        terminated[index] = true
+        statuses[index].state = state
+        statuses[index].duration = clock.now - startedAt
+        await publish(.sourceStatusChanged(statuses[index]))
+    }
+
+    private mutating func warn(_ index: Int, _ message: String, _ publish: Publish) async {
+        await warn(index, SourceWarning(message), publish)
+    }
+
+    private mutating func warn(_ index: Int, _ warning: SourceWarning, _ publish: Publish) async {
+        statuses[index].warnings.append(warning)
+        await publish(.warning(sources[index].id, warning))
+        await publish(.sourceStatusChanged(statuses[index]))
+    }
+
+    /// One batch: normalise, filter, deduplicate, cap, save, publish.
+    private mutating func receive(_ items: [FeedItem], from index: Int, publish: Publish) async throws {
+        let source = sources[index]
+        let now = settings.now()
+        let cutoff = settings.maxAge.map { now.addingTimeInterval(-Self.seconds($0)) }
+
+        var candidates: [FeedItem] = []
+        for item in items {
+            let output = normaliser.normalise(item, from: source.id, baseURL: source.baseURL)
+            for warning in output.warnings { await warn(index, warning, publish) }
+            let candidate = output.item
+            guard globalFilter.allows(candidate), sourceFilters[index].allows(candidate) else { continue }
+            if let cutoff, let date = candidate.datePublished ?? candidate.dateModified, date < cutoff { continue }
+            candidates.append(candidate)
+        }
+
+        var batch = Batch()
+        for item in candidates {
+            switch deduplicator.classify(item, from: source.id) {
+            case .new:
+                keep(item, from: index, now: now, batch: &batch)
+            case .update:
+                let key = Key(source: source.id, id: item.id)
+                guard var entry = entries[key] else { continue }
+                var updated = item
+                updated.tributary?.alsoIn = entry.item.tributary?.alsoIn ?? []
+                updated.tributary?.firstSeen = entry.item.tributary?.firstSeen
+                guard updated != entry.item else { continue }
+                entry.item = updated
+                entries[key] = entry
+                batch.markUpdated(key)
+            case .duplicate(let owner):
+                guard var entry = entries[owner] else { continue }
+                let reference = TributaryExtension.ItemReference(source: source.id, id: item.id, url: item.url)
+                var tributary = entry.item.tributary ?? TributaryExtension()
+                guard !tributary.alsoIn.contains(reference) else { continue }
+                tributary.alsoIn.append(reference)
+                entry.item.tributary = tributary
+                entries[owner] = entry
+                batch.markUpdated(owner)
+            }
+        }
+
+        try await save(batch, at: now)
+        let previousCount = statuses[index].itemCount
+        statuses[index].itemCount = keptKeys[index].count
+
+        let added = batch.added.compactMap { entries[$0]?.item }
+        let updated = batch.updated.compactMap { entries[$0]?.item }
+        if !added.isEmpty { await publish(.itemsAdded(added)) }
+        if !updated.isEmpty { await publish(.itemsUpdated(updated)) }
+        if !batch.removed.isEmpty { await publish(.itemsRemoved(batch.removed)) }
+        if statuses[index].itemCount != previousCount { await publish(.sourceStatusChanged(statuses[index])) }
+    }
+
+    /// Keeps a new item, first making room under the source's `maxItems` when it is newer than the oldest kept.
+    private mutating func keep(_ item: FeedItem, from index: Int, now: Date, batch: inout Batch) {
+        let key = Key(source: sources[index].id, id: item.id)
+        let entry = ItemOrdering.Entry(
+            item: item,
+            firstSeen: now,
+            sourceIndex: index,
+            arrivalIndex: arrivalCounters[index]
+        )
+        arrivalCounters[index] += 1
+        if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap {
+            let oldest = keptKeys[index].compactMap { entries[$0] }.max(by: ItemOrdering.precedes)
+            guard let oldest, cap > 0, ItemOrdering.precedes(entry, oldest) else {
+                deduplicator.forget(key)
+                return
+            }
+            let oldestKey = Key(source: sources[index].id, id: oldest.item.id)
+            entries[oldestKey] = nil
+            keptKeys[index].remove(oldestKey)
+            deduplicator.forget(oldestKey)
+            batch.evict(oldestKey, item: oldest.item)
+        }
+        entries[key] = entry
+        keptKeys[index].insert(key)
+        batch.markAdded(key)
+    }
+
+    /// Writes the batch's new and changed items, one save per source, and takes the stored first-seen times.
+    private mutating func save(_ batch: Batch, at now: Date) async throws {
+        var sourceOrder: [SourceID] = []
+        for key in batch.toSave where !sourceOrder.contains(key.source) { sourceOrder.append(key.source) }
+        for sourceID in sourceOrder {
+            let items = batch.toSave.filter { $0.source == sourceID }.compactMap { entries[$0]?.item }
+            let changes = try await store.save(items, from: sourceID, at: now)
+            for stored in changes.all {
+                let key = Key(source: sourceID, id: stored.item.id)
+                guard var entry = entries[key] else { continue }
+                entry.item = stored.item
+                entry.item.tributary = entry.item.tributary ?? TributaryExtension()
+                entry.item.tributary?.firstSeen = stored.firstSeen
+                entry.firstSeen = stored.firstSeen
+                entries[key] = entry
+            }
+        }
+    }
+
+    private static func name(of event: SourceEvent) -> String {
+        switch event {
+        case .started: "'started'"
+        case .items: "items"
+        case .warning: "a warning"
+        case .failed: "'failed'"
+        case .finished: "'finished'"
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+/// What one batch of items changed, in arrival order.
+private struct Batch {
+    typealias Key = Deduplicator.Key
+
+    /// Keys kept for the first time in this batch.
+    var added: [Key] = []
+    /// Keys kept before this batch that changed.
+    var updated: [Key] = []
+    /// Items evicted by a `maxItems` cap that were published before this batch.
+    var removed: [FeedItem] = []
+    /// Keys to write to the store, each once.
+    var toSave: [Key] = []
+
+    mutating func markAdded(_ key: Key) {
+        added.append(key)
+        queue(key)
+    }
+
+    mutating func markUpdated(_ key: Key) {
+        if !added.contains(key) && !updated.contains(key) { updated.append(key) }
+        queue(key)
+    }
+
+    mutating func evict(_ key: Key, item: FeedItem) {
+        toSave.removeAll { $0 == key }
+        if let position = added.firstIndex(of: key) {
+            added.remove(at: position)
+        } else {
+            updated.removeAll { $0 == key }
+            removed.append(item)
+        }
+    }
+
+    private mutating func queue(_ key: Key) {
+        if !toSave.contains(key) { toSave.append(key) }
+    }
+}

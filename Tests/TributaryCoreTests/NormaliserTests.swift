@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TributaryCore
+
+@Suite struct NormaliserTests {
+    private let normaliser = Normaliser()
+
+    @Test(arguments: [
+        ("  Hello   world  ", "Hello world"),
+        ("Line one\nline\ttwo\r\n", "Line one line two"),
+        ("No\u{00A0}break\u{2003}space", "No break space"),
+        ("Caf&eacute; &amp; bar", "Café & bar"),
+        ("<b>Bold</b> and <i>italic</i>", "Bold and italic"),
+        ("Breaking<br/>news", "Breaking news"),
+        ("Swift &#8217;s &#x2019;s &#X2019;", "Swift \u{2019}s \u{2019}s \u{2019}"),
+        ("&lt;script&gt; is text", "<script> is text"),
+        ("Fish &amp;amp; chips", "Fish &amp; chips"),
+        (
+            "Wait&hellip; &mdash; &ndash; &rsquo;&lsquo;&quot;&#39;",
+            "Wait\u{2026} \u{2014} \u{2013} \u{2019}\u{2018}\"'"
+        ),
+        ("a&nbsp;&nbsp;b", "a b"),
+        ("1 < 2 and 3 > 2", "1 < 2 and 3 > 2"),
+        ("Title<script>alert(1)</script> end", "Title end"),
+        ("Keep <!-- hidden --> visible", "Keep visible"),
+        ("AT&T &unknown; &", "AT&T &unknown; &"),
+        ("Bad &#0; &#xD800; ref", "Bad \u{FFFD} \u{FFFD} ref"),
+        ("日本語の　タイトル", "日本語の タイトル"),
+    ])
+    func titlesBecomeCollapsedPlainText(input: String, expected: String) {
+        let item = FeedItem(id: "x", url: "https://example.org/x", title: input)
+        #expect(normaliser.normalise(item, from: "src").item.title == expected)
+    }
+
+    @Test func emptyTitlesAndSummariesBecomeNil() {
+        let item = FeedItem(id: "x", title: " <p> </p>\n", summary: "&nbsp;")
+        let output = normaliser.normalise(item, from: "src").item
+        #expect(output.title == nil)
+        #expect(output.summary == nil)
+    }
+
+    @Test func summariesAreTrimmedAndPlain() {
+        let item = FeedItem(id: "x", summary: "\n  <p>First   <em>para</em></p>\n<p>Second</p> ")
+        #expect(normaliser.normalise(item, from: "src").item.summary == "First para Second")
+    }
+
+    @Test func contentIsLeftAlone() {
+        let item = FeedItem(id: "x", contentHTML: "<p>Hi  there</p>", contentText: " raw  text ")
+        let output = normaliser.normalise(item, from: "src").item
+        #expect(output.contentHTML == "<p>Hi  there</p>")
+        #expect(output.contentText == " raw  text ")
+    }
+
+    @Test func relativeURLsResolveAgainstTheItemURL() {
+        let item = FeedItem(
+            id: "x",
+            url: "https://blog.example/posts/2026/hello.html",
+            externalURL: "../other.html",
+            image: "/img/cover.png",
+            authors: [FeedItem.Author(name: "Ann", url: "/ann", avatar: "//cdn.example/ann.png")],
+            attachments: [FeedItem.Attachment(url: "audio.mp3")]
+        )
+        let output = normaliser.normalise(item, from: "src")
+        #expect(output.warnings.isEmpty)
+        #expect(output.item.externalURL == "https://blog.example/posts/other.html")
+        #expect(output.item.image == "https://blog.example/img/cover.png")
+        #expect(output.item.authors.first?.url == "https://blog.example/ann")
+        #expect(output.item.authors.first?.avatar == "https://cdn.example/ann.png")
+        #expect(output.item.attachments.map(\.url) == ["https://blog.example/posts/2026/audio.mp3"])
+    }
+
+    @Test func aRelativeItemURLResolvesAgainstTheBaseURL() {
+        let item = FeedItem(id: "x", url: "posts/a.html", image: "cover.png")
+        let output = normaliser.normalise(item, from: "src", baseURL: URL(string: "https://blog.example/feed/atom.xml"))
+        #expect(output.item.url == "https://blog.example/feed/posts/a.html")
+        #expect(output.item.image == "https://blog.example/feed/posts/cover.png")
+    }
+
+    @Test func unresolvableRelativeURLsAreDroppedWithWarnings() {
+        let item = FeedItem(
+            id: "x",
+            url: "/posts/a",
+            image: "cover.png",
+            attachments: [
+                FeedItem.Attachment(url: "ep.mp3"), FeedItem.Attachment(url: "https://cdn.example/ep2.mp3"),
+            ]
+        )
+        let output = normaliser.normalise(item, from: "src")
+        #expect(output.item.url == nil)
+        #expect(output.item.image == nil)
+        #expect(output.item.attachments.map(\.url) == ["https://cdn.example/ep2.mp3"])
+        #expect(output.warnings.count == 3)
+        #expect(output.warnings.allSatisfy { $0.location == "item x" })
+        #expect(output.warnings.first?.message.contains("'/posts/a'") == true)
+    }
+
+    @Test func absoluteURLsAreKeptAsWritten() {
+        let item = FeedItem(id: "x", url: "https://Example.org/a?utm_source=x#frag")
+        #expect(normaliser.normalise(item, from: "src").item.url == "https://Example.org/a?utm_source=x#frag")
+    }
+
+    @Test func tributaryURLsAndTitlesAreNormalisedToo() {
+        let item = FeedItem(
+            id: "x",
+            url: "https://news.example/a",
+            tributary: TributaryExtension(
+                origin: .init(title: "The &amp; Times", url: "/"),
+                related: [.init(title: " Other\n take ", url: "/b")]
+            )
+        )
+        let tributary = normaliser.normalise(item, from: "src").item.tributary
+        #expect(tributary?.origin == .init(title: "The & Times", url: "https://news.example/"))
+        #expect(tributary?.related == [.init(title: "Other take", url: "https://news.example/b")])
+    }
+
+    @Test func emptyIDsAreDerivedAndTheSourceIsStamped() {
+        let withURL = normaliser.normalise(FeedItem(id: "  ", url: "https://example.org/a"), from: "blog").item
+        #expect(withURL.id == "https://example.org/a")
+        #expect(withURL.sourceID == "blog")
+        let bare = normaliser.normalise(FeedItem(id: "", title: "Hello"), from: "blog").item
+        #expect(bare.id == FeedItem(id: "", title: "Hello").derivedID())
+        #expect(bare.id.hasPrefix("tributary:"))
+    }
+
+    @Test func stampingTheSourceReplacesAWrongOne() {
+        let item = FeedItem(id: "x", tributary: TributaryExtension(source: "other", guid: "g"))
+        let output = normaliser.normalise(item, from: "mine").item
+        #expect(output.sourceID == "mine")
+        #expect(output.tributary?.guid == "g")
+    }
+
+    @Test func datesPassThroughUnchanged() {
+        let date = Date(timeIntervalSince1970: 1_795_326_100.5)
+        let item = FeedItem(id: "x", datePublished: date, dateModified: date)
+        let output = normaliser.normalise(item, from: "src").item
+        #expect(output.datePublished == date)
+        #expect(output.dateModified == date)
+    }
+
+    @Test(arguments: [
+        ("https://a.example/x", nil as String?, "https://a.example/x" as String?),
+        ("/x", "https://a.example/feed", "https://a.example/x"),
+        ("x y", "https://a.example/dir/", "https://a.example/dir/x%20y"),
+        ("//cdn.example/x", nil, "https://cdn.example/x"),
+        ("//cdn.example/x", "http://a.example/", "http://cdn.example/x"),
+        ("/x", nil, nil),
+        ("", "https://a.example/", nil),
+        ("mailto:ann@example.org", nil, "mailto:ann@example.org"),
+    ])
+    func makesURLsAbsolute(text: String, base: String?, expected: String?) {
+        #expect(Normaliser.absoluteURL(text, base: base.flatMap { URL(string: $0) }) == expected)
+    }
+}
