@@ -44,7 +44,7 @@ actor ProgressReporter {
             redraw()
         case .warning(let sourceID, let warning):
             printLine("\(sourceID): warning: \(Self.clean(warning.description))")
-        case .itemsAdded, .itemsUpdated:
+        case .itemsAdded, .itemsUpdated, .itemsRemoved:
             break
         }
     }
