@@ -76,6 +76,11 @@ public struct SourceConfiguration: Sendable, Equatable {
     /// Where the entry starts in feeds.json (1-based), for messages.
     public var line: Int?
     public var column: Int?
+    /// The configuration file as the user named it, for messages about this entry (``SourceRegistry/makeSource(for:context:)``).
+    public var file: String?
+    /// Where the value of each of the entry's keys starts in feeds.json, so that an option the adapter rejects
+    /// can be pointed at; empty for entries not loaded from a file.
+    public var valuePositions: [String: JSONPosition]
 
     public init(
         id: SourceID,
@@ -88,7 +93,9 @@ public struct SourceConfiguration: Sendable, Equatable {
         timeout: Duration? = nil,
         entry: JSONValue = .object([:]),
         line: Int? = nil,
-        column: Int? = nil
+        column: Int? = nil,
+        file: String? = nil,
+        valuePositions: [String: JSONPosition] = [:]
     ) {
         self.id = id
         self.kind = kind
@@ -101,6 +108,8 @@ public struct SourceConfiguration: Sendable, Equatable {
         self.entry = entry
         self.line = line
         self.column = column
+        self.file = file
+        self.valuePositions = valuePositions
     }
 
     /// The keys every source may have, whatever its kind; the adapter's options are the entry's other keys.
