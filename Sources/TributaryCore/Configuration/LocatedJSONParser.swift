@@ -50,7 +50,7 @@ struct LocatedJSONParser {
                     completed = LocatedJSON(.object([]), at: start)
                 } else {
                     var frame = Frame(isObject: true, position: start)
-                    try parseKey(into: &frame, afterComma: false)
+                    try parseKey(into: &frame, afterComma: nil)
                     stack.append(frame)
                     continue
                 }
@@ -92,8 +92,9 @@ struct LocatedJSONParser {
                     )
                     switch peek() {
                     case UInt8(ascii: ","):
+                        let comma = position
                         advance()
-                        try parseKey(into: &stack[top], afterComma: true)
+                        try parseKey(into: &stack[top], afterComma: comma)
                     case UInt8(ascii: "}"):
                         advance()
                         let frame = stack.removeLast()
@@ -108,9 +109,15 @@ struct LocatedJSONParser {
                     stack[top].elements.append(completed)
                     switch peek() {
                     case UInt8(ascii: ","):
+                        let comma = position
                         advance()
                         skipWhitespace()
-                        if peek() == UInt8(ascii: "]") { throw error("trailing comma before ']'; remove the comma") }
+                        if peek() == UInt8(ascii: "]") {
+                            throw JSONSyntaxError(
+                                position: comma,
+                                detail: "trailing comma before ']'; remove the comma"
+                            )
+                        }
                     case UInt8(ascii: "]"):
                         advance()
                         let frame = stack.removeLast()
@@ -166,12 +173,15 @@ struct LocatedJSONParser {
     }
 
     /// Parses `"key" :` after an object's `{` or `,`, leaving the parser at the member's value.
-    private mutating func parseKey(into frame: inout Frame, afterComma: Bool) throws(JSONSyntaxError) {
+    /// - Parameter afterComma: where the comma before the key is, or `nil` right after `{`.
+    private mutating func parseKey(into frame: inout Frame, afterComma comma: JSONPosition?) throws(JSONSyntaxError) {
         skipWhitespace()
         guard let byte = peek() else {
             throw error("expected a string key or '}', found the end of the file")
         }
-        if afterComma && byte == UInt8(ascii: "}") { throw error("trailing comma before '}'; remove the comma") }
+        if let comma, byte == UInt8(ascii: "}") {
+            throw JSONSyntaxError(position: comma, detail: "trailing comma before '}'; remove the comma")
+        }
         guard byte == UInt8(ascii: "\"") else {
             if byte == UInt8(ascii: "'") { throw error("keys must be in double quotes, not single quotes") }
             throw error("expected a string key in double quotes, found \(describe(byte))")
