@@ -35,7 +35,7 @@ extension SourceRegistry {
     ) throws -> S {
         let options: S.Options
         do {
-            options = try JSONDecoder().decode(S.Options.self, from: JSONEncoder().encode(source.entry))
+            options = try JSONValueDecoder.decode(S.Options.self, from: source.entry)
         } catch let error as DecodingError {
             throw configurationError(for: error, in: source, documentation: S.documentation)
         }
