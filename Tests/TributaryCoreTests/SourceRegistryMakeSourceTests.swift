@@ -116,3 +116,95 @@ import TributaryCore
         #expect(thrown?.key == "kind")
     }
 }
+
+/// An adapter whose options use every shape the options decoder has to handle.
+private struct RichOptionsSource: Source {
+    enum Mode: String, Decodable, Sendable { case fast, slow }
+    struct Header: Decodable, Sendable {
+        var name: String
+        var values: [String]
+    }
+    struct Options: Decodable, Sendable {
+        var endpoint: URL
+        var mode: Mode
+        var limit: UInt8?
+        var ratio: Float
+        var weights: [String: Int]
+        var headers: [Header]
+        var matrix: [[Int]]
+        var note: String?
+        var extra: JSONValue?
+    }
+    static let kind = "rich"
+    static let documentation = SourceDocumentation(summary: "Rich options.", options: [], example: "{}")
+    let id: SourceID
+    let options: Options
+
+    init(id: SourceID, options: Options, context: SourceContext) throws {
+        self.id = id
+        self.options = options
+    }
+
+    func run(into sink: EventSink) async throws {
+        await sink.started()
+        await sink.finished()
+    }
+}
+
+@Suite struct AdapterOptionsDecodingTests {
+    private let registry = SourceRegistry([RichOptionsSource.self])
+    private let context = SourceContext(baseDirectory: URL(fileURLWithPath: "/nonexistent/tributary-tests"))
+    private let valid = #"""
+        {"id": "r", "kind": "rich", "endpoint": "https://example.com/a?b=1", "mode": "slow", "limit": 200,
+         "ratio": 0.5, "weights": {"a": 1, "b": -2}, "headers": [{"name": "X", "values": ["1", "2"]}],
+         "matrix": [[1, 2], [], [3]], "note": null, "extra": {"deep": [true, null, 1.25, "s"]}, "ignored": 1}
+        """#
+
+    private func entry(_ text: String) throws -> SourceConfiguration {
+        let located = try LocatedJSON.parse(Data(text.utf8))
+        return SourceConfiguration(id: "r", kind: "rich", entry: located.jsonValue)
+    }
+
+    private func failure(_ text: String) throws -> ConfigurationError? {
+        let source = try entry(text)
+        return #expect(throws: ConfigurationError.self) { try registry.makeSource(for: source, context: context) }
+    }
+
+    @Test func decodesNestedShapes() throws {
+        let source = try registry.makeSource(for: try entry(valid), context: context)
+        let options = try #require(source as? RichOptionsSource).options
+        #expect(options.endpoint.absoluteString == "https://example.com/a?b=1")
+        #expect(options.mode == .slow)
+        #expect(options.limit == 200)
+        #expect(options.ratio == 0.5)
+        #expect(options.weights == ["a": 1, "b": -2])
+        #expect(options.headers.map(\.name) == ["X"] && options.headers.first?.values == ["1", "2"])
+        #expect(options.matrix == [[1, 2], [], [3]])
+        #expect(options.note == nil)
+        #expect(options.extra == .object(["deep": .array([.bool(true), .null, .number(1.25), .string("s")])]))
+    }
+
+    @Test func errorsKeepTheirPath() throws {
+        let outOfRange = try failure(valid.replacingOccurrences(of: #""limit": 200"#, with: #""limit": 300"#))
+        #expect(outOfRange?.key == "limit")
+        let badEnum = try failure(valid.replacingOccurrences(of: #""mode": "slow""#, with: #""mode": "medium""#))
+        #expect(badEnum?.key == "mode")
+        #expect(badEnum?.reason.isInvalidValue == true)
+        let nested = try failure(valid.replacingOccurrences(of: #""values": ["1", "2"]"#, with: #""values": ["1", 2]"#))
+        #expect(nested?.key == "headers[0].values[1]")
+        #expect(nested?.reason == .wrongType(expected: "a string", found: "a number"))
+        let missing = try failure(valid.replacingOccurrences(of: #""name": "X", "#, with: ""))
+        #expect(missing?.key == "headers[0].name")
+        let nullRequired = try failure(valid.replacingOccurrences(of: #""ratio": 0.5"#, with: #""ratio": null"#))
+        #expect(nullRequired?.reason == .wrongType(expected: "a number", found: "null"))
+        let badURL = try failure(valid.replacingOccurrences(of: #""https://example.com/a?b=1""#, with: #""""#))
+        #expect(badURL?.key == "endpoint")
+    }
+}
+
+extension ConfigurationError.Reason {
+    fileprivate var isInvalidValue: Bool {
+        if case .invalidValue = self { return true }
+        return false
+    }
+}

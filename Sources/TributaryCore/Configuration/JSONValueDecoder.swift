@@ -42,7 +42,11 @@ struct JSONValueDecoder: Decoder {
     // MARK: - Unboxing
 
     static func unbox<T: Decodable>(_ value: JSONValue, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
-        if case .null = value, !(T.self is any ExpressibleByNilLiteral.Type) {
+        // Other types (Optional, JSONValue, …) decide for themselves what null means.
+        let isPrimitive =
+            type is Bool.Type || type is String.Type || type is Double.Type || type is Float.Type
+            || type is any FixedWidthInteger.Type || type is URL.Type
+        if case .null = value, isPrimitive {
             throw DecodingError.valueNotFound(
                 type,
                 DecodingError.Context(codingPath: codingPath, debugDescription: "Found null.")
