@@ -23,6 +23,7 @@ public struct FeedsConfiguration: Sendable {
     /// The sources, in file order, disabled ones included.
     public var sources: [SourceConfiguration]
 
+    /// Creates a configuration; ``ConfigurationLoader`` makes one from feeds.json, tests may build one directly.
     public init(
         file: URL,
         title: String = "Tributary digest",
@@ -57,7 +58,9 @@ public struct FeedsConfiguration: Sendable {
 /// One entry of feeds.json's `sources`: the keys every source has, plus the whole entry for the adapter to decode
 /// its own options from.
 public struct SourceConfiguration: Sendable, Equatable {
+    /// The source's id (`id`), unique within the file.
     public var id: SourceID
+    /// The adapter that reads it (`kind`), e.g. `rss`.
     public var kind: String
     /// A display name (`title`); the id when absent.
     public var title: String?
@@ -73,10 +76,18 @@ public struct SourceConfiguration: Sendable, Equatable {
     public var timeout: Duration?
     /// The whole entry as written, from which the adapter decodes its `Options`.
     public var entry: JSONValue
-    /// Where the entry starts in feeds.json (1-based), for messages.
+    /// The line where the entry's `{` is in feeds.json (1-based), for messages.
     public var line: Int?
+    /// The column (in characters, 1-based) of the entry's `{`.
     public var column: Int?
+    /// The configuration file as the user named it, for messages about this entry (``SourceRegistry/makeSource(for:context:)``).
+    public var file: String?
+    /// Where the value of each of the entry's keys starts in feeds.json, so that an option the adapter rejects
+    /// can be pointed at; empty for entries not loaded from a file.
+    public var valuePositions: [String: JSONPosition]
 
+    /// Creates an entry; ``ConfigurationLoader`` fills in the place fields (`line`, `column`, `file`,
+    /// `valuePositions`) so that messages can point into feeds.json.
     public init(
         id: SourceID,
         kind: String,
@@ -88,7 +99,9 @@ public struct SourceConfiguration: Sendable, Equatable {
         timeout: Duration? = nil,
         entry: JSONValue = .object([:]),
         line: Int? = nil,
-        column: Int? = nil
+        column: Int? = nil,
+        file: String? = nil,
+        valuePositions: [String: JSONPosition] = [:]
     ) {
         self.id = id
         self.kind = kind
@@ -101,6 +114,8 @@ public struct SourceConfiguration: Sendable, Equatable {
         self.entry = entry
         self.line = line
         self.column = column
+        self.file = file
+        self.valuePositions = valuePositions
     }
 
     /// The keys every source may have, whatever its kind; the adapter's options are the entry's other keys.
