@@ -1,0 +1,84 @@
+/// Removes what a feed could use to take over a terminal or corrupt a document: ANSI/VT escape sequences (CSI, OSC,
+/// DCS and the like, in their 7-bit `ESC` and 8-bit C1 forms) and every other C0 and C1 control character.
+/// Whitespace controls (tab, line feed, carriage return, vertical tab, form feed, NEL, and the Unicode line and
+/// paragraph separators) become spaces, so words on either side stay apart.
+enum ControlCharacters {
+    /// The text without escape sequences and control characters; whitespace controls become spaces.
+    static func removing(from text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: isControlOrSeparator) else { return text }
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let value = scalars[index].value
+            switch value {
+            case 0x1B:
+                index = endOfEscapeSequence(scalars, startingAt: index + 1)
+            case 0x9B:
+                index = endOfControlSequence(scalars, startingAt: index + 1)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+                index = endOfControlString(scalars, startingAt: index + 1)
+            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029:
+                result.append(" ")
+                index += 1
+            case 0x00...0x1F, 0x7F...0x9F:
+                index += 1
+            default:
+                result.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(result)
+    }
+
+    // MARK: - Private
+
+    private static func isControlOrSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    /// The index after an escape sequence whose `ESC` was just before `start`.
+    private static func endOfEscapeSequence(_ scalars: [Unicode.Scalar], startingAt start: Int) -> Int {
+        guard start < scalars.count else { return start }
+        switch scalars[start].value {
+        case 0x5B:  // `[`: control sequence
+            return endOfControlSequence(scalars, startingAt: start + 1)
+        case 0x5D, 0x50, 0x58, 0x5E, 0x5F:  // `]` OSC, `P` DCS, `X` SOS, `^` PM, `_` APC: strings up to ST or BEL
+            return endOfControlString(scalars, startingAt: start + 1)
+        case 0x20...0x2F:  // intermediates, then one final byte (`ESC ( B`)
+            var index = start
+            while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+            if index < scalars.count, (0x30...0x7E).contains(scalars[index].value) { index += 1 }
+            return index
+        case 0x30...0x7E:  // a two-character sequence (`ESC c`, `ESC 7`)
+            return start + 1
+        default:
+            return start
+        }
+    }
+
+    /// The index after a control sequence (parameters, intermediates, one final byte) starting at `start`.
+    private static func endOfControlSequence(_ scalars: [Unicode.Scalar], startingAt start: Int) -> Int {
+        var index = start
+        while index < scalars.count, (0x20...0x3F).contains(scalars[index].value) { index += 1 }
+        if index < scalars.count, (0x40...0x7E).contains(scalars[index].value) { index += 1 }
+        return index
+    }
+
+    /// The index after a control string ended by BEL, `ESC \` or ST; an unterminated string runs to the end, as it
+    /// would in a terminal.
+    private static func endOfControlString(_ scalars: [Unicode.Scalar], startingAt start: Int) -> Int {
+        var index = start
+        while index < scalars.count {
+            switch scalars[index].value {
+            case 0x07, 0x9C:
+                return index + 1
+            case 0x1B:
+                return index + 1 < scalars.count && scalars[index + 1] == "\\" ? index + 2 : index + 1
+            default:
+                index += 1
+            }
+        }
+        return index
+    }
+}

@@ -1,0 +1,41 @@
+/// Decides which URLs from feeds become links, and makes them safe to write.
+///
+/// Only `http`, `https` and `mailto` URLs are linked: `javascript:`, `data:`, `file:` and everything else is shown as
+/// text. A linked URL is trimmed, stripped of control characters, and has every byte outside the printable ASCII
+/// characters URLs may hold percent-encoded (spaces, `<`, `>`, `"`, `\`, `^`, `` ` ``, `{`, `|`, `}` and non-ASCII
+/// text as UTF-8), so it can stand in an HTML attribute or a Markdown `<…>` destination without breaking out.
+enum LinkPolicy {
+    /// The URL schemes that become links.
+    static let allowedSchemes = ["http:", "https:", "mailto:"]
+
+    /// The URL made safe to write, or `nil` when it must not be a link.
+    static func linkable(_ url: String) -> String? {
+        var cleaned = Substring(ControlCharacters.removing(from: url))
+        while cleaned.first == " " { cleaned = cleaned.dropFirst() }
+        while cleaned.last == " " { cleaned = cleaned.dropLast() }
+        let lowered = cleaned.lowercased()
+        guard allowedSchemes.contains(where: { lowered.hasPrefix($0) }) else { return nil }
+        var result = ""
+        for byte in cleaned.utf8 {
+            if isAllowedInURL(byte) {
+                result.append(Character(Unicode.Scalar(byte)))
+            } else {
+                result.append("%")
+                result.append(hexDigits[Int(byte >> 4)])
+                result.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return result
+    }
+
+    // MARK: - Private
+
+    private static let hexDigits: [Character] = Array("0123456789ABCDEF")
+
+    private static func isAllowedInURL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21...0x7E: !"\"<>\\^`{|}".utf8.contains(byte)
+        default: false
+        }
+    }
+}

@@ -1,0 +1,296 @@
+public import Foundation
+
+/// Turns the pipeline's items and source statuses into a ``Digest``: the one place where every formatting decision
+/// is made, so that renderers only add their own syntax and escaping.
+///
+/// The rules, in order of application:
+/// - An item's *day* is the calendar day, in ``timeZone``, of `date_published`, else `date_modified`, else
+///   `_tributary.first_seen`, else ``generatedAt``. Days are ordered newest first; inside a day the items keep the
+///   order the pipeline gave them.
+/// - ``Digest/Entry/timeText`` and ``Digest/Entry/dateISO`` come from the item's own date (`date_published`, else
+///   `date_modified`) and are `nil` when the item has none: a first-seen time is not shown as a publication time.
+/// - The title is the item's title; else the first words (about 80 characters) of its text; else its URL; else
+///   `(untitled)`. Whitespace runs, newlines included, are collapsed to one space in every string taken from a
+///   feed; nothing is escaped here.
+/// - The publisher is `_tributary.origin.title`, else the first author's name.
+/// - The summary is plain text from `summary`, else `content_text`, else `content_html` with its tags stripped and
+///   its character references decoded; it is shortened to ``summaryLength`` characters on a word boundary with
+///   `…`, and left out when it only repeats the title.
+/// - An entry is new when it was first seen after ``previousDigestAt``. Without a previous digest no entry is
+///   marked new: on a first run every item would be, and a mark on everything tells the reader nothing.
+/// - One ``Digest/SourceSummary`` per status, in the given order; its item count is the number of the source's
+///   entries in this digest, so the table always agrees with what the reader sees.
+///
+/// All dates are formatted with the `en_US_POSIX` locale and the Gregorian calendar in ``timeZone``; the formatters
+/// are created once per ``build(items:statuses:)`` call.
+public struct DigestBuilder: Sendable {
+    /// The digest's title (feeds.json `title`).
+    public var title: String
+    /// The time zone that decides an item's day and the times shown.
+    public var timeZone: TimeZone
+    /// When the digest is made; renderers show this instead of reading the clock.
+    public var generatedAt: Date
+    /// The language of the digest's own text, a BCP 47 tag.
+    public var language: String
+    /// When the previous digest was made, if there was one; decides ``Digest/Entry/isNew``.
+    public var previousDigestAt: Date?
+    /// The longest summary, in characters, the ellipsis included.
+    public var summaryLength: Int
+
+    /// Creates a builder.
+    /// - Parameters:
+    ///   - title: The digest's title.
+    ///   - timeZone: The time zone the digest is written in.
+    ///   - generatedAt: When the digest is made (from the caller's clock).
+    ///   - language: The language of the digest's own text, a BCP 47 tag.
+    ///   - previousDigestAt: When the previous digest was made; `nil` marks no entry as new.
+    ///   - summaryLength: The longest summary in characters; values below 2 are treated as 2.
+    public init(
+        title: String,
+        timeZone: TimeZone,
+        generatedAt: Date,
+        language: String = "en",
+        previousDigestAt: Date? = nil,
+        summaryLength: Int = 280
+    ) {
+        self.title = title
+        self.timeZone = timeZone
+        self.generatedAt = generatedAt
+        self.language = language
+        self.previousDigestAt = previousDigestAt
+        self.summaryLength = summaryLength
+    }
+
+    /// The longest title made from an item's text when the item has no title.
+    public static let fallbackTitleLength = 80
+
+    /// Builds the digest.
+    /// - Parameters:
+    ///   - items: The items, already in their final order (newest first) from the pipeline.
+    ///   - statuses: One status per source, in feeds.json order.
+    /// - Returns: The digest, with every string chosen and every date formatted.
+    public func build(items: [FeedItem], statuses: [SourceStatus]) -> Digest {
+        let formats = DateFormats(timeZone: timeZone)
+        var sourceTitles: [SourceID: String] = [:]
+        for status in statuses where sourceTitles[status.sourceID] == nil {
+            sourceTitles[status.sourceID] = Self.sourceTitle(of: status)
+        }
+
+        var dayOrder: [String] = []
+        var entriesByDay: [String: [Digest.Entry]] = [:]
+        var headings: [String: String] = [:]
+        var countsBySource: [SourceID: Int] = [:]
+        for item in items {
+            let ownDate = item.datePublished ?? item.dateModified
+            let dayDate = ownDate ?? item.tributary?.firstSeen ?? generatedAt
+            let dayID = formats.dayID(dayDate)
+            if entriesByDay[dayID] == nil {
+                dayOrder.append(dayID)
+                headings[dayID] = formats.heading(dayDate)
+            }
+            let entry = makeEntry(for: item, ownDate: ownDate, sourceTitles: sourceTitles, formats: formats)
+            entriesByDay[dayID, default: []].append(entry)
+            countsBySource[entry.sourceID, default: 0] += 1
+        }
+
+        // `YYYY-MM-DD` sorts like the days it names (for four-digit years).
+        let days = dayOrder.sorted(by: >).map { dayID in
+            Digest.Day(id: dayID, heading: headings[dayID] ?? dayID, entries: entriesByDay[dayID] ?? [])
+        }
+        let sources = statuses.map { status in
+            Digest.SourceSummary(
+                id: status.sourceID,
+                kind: status.kind,
+                title: Self.sourceTitle(of: status),
+                state: Self.state(of: status.state),
+                reason: status.error.map { Self.collapsingWhitespace($0.reasonDescription) },
+                itemCount: countsBySource[status.sourceID] ?? 0,
+                warnings: status.warnings.map { Self.collapsingWhitespace($0.description) }
+            )
+        }
+        return Digest(
+            title: Self.collapsingWhitespace(title),
+            generatedAt: generatedAt,
+            generatedAtText: formats.generatedAtText(generatedAt),
+            generatedAtISO: formats.iso(generatedAt),
+            timeZoneIdentifier: timeZone.identifier,
+            language: language,
+            sources: sources,
+            days: days
+        )
+    }
+
+    // MARK: - Private
+
+    private func makeEntry(
+        for item: FeedItem,
+        ownDate: Date?,
+        sourceTitles: [SourceID: String],
+        formats: DateFormats
+    ) -> Digest.Entry {
+        let sourceID = item.sourceID ?? SourceID("unknown")
+        let url = Self.nonEmpty(item.url) ?? Self.nonEmpty(item.externalURL)
+        let text = Self.plainText(of: item)
+        let title: String
+        if let itemTitle = Self.nonEmpty(item.title.map(Self.collapsingWhitespace)) {
+            title = itemTitle
+        } else if let text {
+            title = Self.shortened(text, to: Self.fallbackTitleLength)
+        } else if let url {
+            title = Self.collapsingWhitespace(url)
+        } else {
+            title = "(untitled)"
+        }
+        var summary = text.map { Self.shortened($0, to: max(2, summaryLength)) }
+        if summary == title { summary = nil }
+        let publisher =
+            Self.nonEmpty(item.tributary?.origin?.title.map(Self.collapsingWhitespace))
+            ?? Self.nonEmpty(item.authors.first?.name.map(Self.collapsingWhitespace))
+        let related = (item.tributary?.related ?? []).map { link in
+            TributaryExtension.RelatedLink(
+                title: Self.nonEmpty(Self.collapsingWhitespace(link.title)) ?? link.url ?? "(untitled)",
+                url: Self.nonEmpty(link.url),
+                publisher: Self.nonEmpty(link.publisher.map(Self.collapsingWhitespace))
+            )
+        }
+        var isNew = false
+        if let previousDigestAt, let firstSeen = item.tributary?.firstSeen {
+            isNew = firstSeen > previousDigestAt
+        }
+        return Digest.Entry(
+            item: item,
+            title: title,
+            url: url,
+            sourceID: sourceID,
+            sourceTitle: sourceTitles[sourceID] ?? sourceID.rawValue,
+            publisher: publisher,
+            timeText: ownDate.map(formats.time),
+            dateISO: ownDate.map(formats.iso),
+            summary: summary,
+            tags: item.tags.compactMap { Self.nonEmpty(Self.collapsingWhitespace($0)) },
+            related: related,
+            alsoIn: (item.tributary?.alsoIn ?? []).map(\.source),
+            isNew: isNew
+        )
+    }
+
+    private static func sourceTitle(of status: SourceStatus) -> String {
+        nonEmpty(status.title.map(collapsingWhitespace)) ?? status.sourceID.rawValue
+    }
+
+    private static func state(of state: SourceStatus.State) -> Digest.SourceSummary.State {
+        switch state {
+        case .succeeded: .ok
+        case .notModified: .notModified
+        case .failed: .failed
+        case .pending, .running: .incomplete
+        }
+    }
+
+    /// The item's text as one line of plain text, or `nil` when it has none.
+    private static func plainText(of item: FeedItem) -> String? {
+        if let summary = nonEmpty(item.summary.map(collapsingWhitespace)) { return summary }
+        if let text = nonEmpty(item.contentText.map(collapsingWhitespace)) { return text }
+        if let html = item.contentHTML { return nonEmpty(collapsingWhitespace(PlainText.fromHTML(html))) }
+        return nil
+    }
+
+    private static func nonEmpty(_ string: String?) -> String? {
+        guard let string, !string.isEmpty else { return nil }
+        return string
+    }
+}
+
+extension DigestBuilder {
+    /// Collapses every run of whitespace (spaces, tabs, newlines, Unicode separators) to one space and trims the
+    /// ends.
+    public static func collapsingWhitespace(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Shortens one line of text to at most `limit` characters (grapheme clusters), the `…` included, cutting at
+    /// the last space when there is one in the second half of the allowance, otherwise in the middle of a word
+    /// (text in Japanese or Chinese has no spaces to cut at). Text that fits is returned unchanged.
+    public static func shortened(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        guard limit > 1 else { return "…" }
+        var kept = text.prefix(limit - 1)
+        if let space = kept.lastIndex(of: " "), kept.distance(from: kept.startIndex, to: space) >= (limit - 1) / 2 {
+            kept = kept[..<space]
+        }
+        while let last = kept.last, last.isWhitespace || ",;:-–—".contains(last) {
+            kept = kept.dropLast()
+        }
+        return kept + "…"
+    }
+}
+
+/// The formatters of one build: made once, used for every item.
+private struct DateFormats {
+    let timeZone: TimeZone
+    let dayIDFormatter: DateFormatter
+    let headingFormatter: DateFormatter
+    let timeFormatter: DateFormatter
+    let isoFormatter: DateFormatter
+    let generatedFormatter: DateFormatter
+
+    init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+        func formatter(_ format: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            formatter.calendar = calendar
+            formatter.timeZone = timeZone
+            formatter.dateFormat = format
+            return formatter
+        }
+        dayIDFormatter = formatter("yyyy-MM-dd")
+        headingFormatter = formatter("EEEE, d MMMM yyyy")
+        timeFormatter = formatter("HH:mm")
+        isoFormatter = formatter("yyyy-MM-dd'T'HH:mm:ssxxxxx")
+        generatedFormatter = formatter("yyyy-MM-dd HH:mm")
+    }
+
+    func dayID(_ date: Date) -> String { dayIDFormatter.string(from: date) }
+    func heading(_ date: Date) -> String { headingFormatter.string(from: date) }
+    func time(_ date: Date) -> String { timeFormatter.string(from: date) }
+    func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
+
+    func generatedAtText(_ date: Date) -> String {
+        generatedFormatter.string(from: date) + " " + zoneAbbreviation(at: date)
+    }
+
+    /// The zone's short name at `date`, such as `JST`, `CET` or `EST`.
+    ///
+    /// CLDR gives English short names only in the regions that use them (`JST` in `en_JP`, `CET` in `en_GB`, `IST`
+    /// in `en_IN`); `en_US_POSIX` alone would say `GMT+9` for Tokyo. So the English locales of the regions with such
+    /// names are asked in turn, and the first name without digits wins; when none has one, the GMT offset stands.
+    private func zoneAbbreviation(at date: Date) -> String {
+        let regions = ["US_POSIX", "JP", "GB", "IN", "AU", "NZ", "CA", "IE", "ZA", "SG", "HK", "PH", "KR"]
+        var fallback: String?
+        for region in regions {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_" + region)
+            formatter.timeZone = timeZone
+            formatter.dateFormat = "zzz"
+            let name = formatter.string(from: date)
+            if fallback == nil { fallback = name }
+            if !name.isEmpty, !name.contains(where: \.isNumber) { return name }
+        }
+        return fallback ?? "GMT"
+    }
+}

@@ -1,0 +1,9 @@
+import Renderers
+import Testing
+import TributaryCore
+
+@Suite struct HTMLRendererTests {
+    @Test func htmlSampleMatchesGolden() throws {
+        try GoldenFile.check(HTMLRenderer().render(.sample), ext: "html")
+    }
+}
