@@ -22,7 +22,7 @@ struct AggregationRun {
     /// - Throws: ``CLIExit/usage`` after printing the problem, if a source cannot be constructed.
     func run(progress: ProgressReporter) async throws -> Outcome {
         let sources = try makeSources()
-        let store = InMemoryItemStore()
+        let store: any ItemStore = InMemoryItemStore()
         let previousDigestAt = try await store.lastDigestDate()
         let pipeline = Pipeline(
             sources: sources,

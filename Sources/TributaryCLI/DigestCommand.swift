@@ -58,7 +58,7 @@ struct DigestCommand: AsyncParsableCommand {
             let failed = outcome.digest.failedSources.count
             if !quiet || failed > 0 {
                 StandardError.write(
-                    "tributary: wrote \(output ?? destination.path) (\(outcome.digest.itemCount) items from "
+                    "tributary: wrote \(Self.displayPath(of: destination)) (\(outcome.digest.itemCount) items from "
                         + "\(outcome.digest.sources.count) sources\(failed > 0 ? ", \(failed) failed" : ""))"
                 )
             }
@@ -66,6 +66,13 @@ struct DigestCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(rendered.utf8))
         }
         if outcome.hasFailures { throw CLIExit.sourceFailed }
+    }
+
+    /// A path for messages: relative to the working directory when the file is inside it.
+    private static func displayPath(of url: URL) -> String {
+        let directory = FileManager.default.currentDirectoryPath
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
     }
 
     /// The file to write, or `nil` for standard output. Checked before anything is fetched, so a bad path costs

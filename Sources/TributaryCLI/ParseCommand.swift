@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JSONFileAdapter
+import Renderers
 import TributaryCore
 
 /// `tributary parse`: read one feed and print it as JSON Feed 1.1 (or another format).

@@ -1,8 +1,9 @@
 /// Recognises items the pipeline has already kept in a run.
 ///
 /// - the same id from the same source is the same item: an update, never a second copy;
-/// - the same canonical URL (see ``CanonicalURL``) from another source is a duplicate: the first item seen keeps
-///   its place and the pipeline records the other source in its `_tributary.also_in`.
+/// - the same canonical URL (see ``CanonicalURL``) from another source is a duplicate: one item keeps its place and
+///   the pipeline records the other source in its `_tributary.also_in`. The pipeline keeps the copy of the source
+///   listed first in feeds.json (see ``transfer(_:to:)``), so the outcome does not depend on arrival order.
 ///
 /// Two items of one source with different ids and the same URL are both kept: the source says they differ.
 public struct Deduplicator: Sendable {
@@ -48,6 +49,13 @@ public struct Deduplicator: Sendable {
         kept.insert(key)
         if let canonical, claims[canonical] == nil { claims[canonical] = key }
         return .new
+    }
+
+    /// Hands a kept item's place, and every URL it claimed, to another item that replaces it.
+    public mutating func transfer(_ old: Key, to new: Key) {
+        kept.remove(old)
+        kept.insert(new)
+        for (url, owner) in claims where owner == old { claims[url] = new }
     }
 
     /// Forgets a kept item (one dropped by a `maxItems` cap), releasing its URLs for later items.

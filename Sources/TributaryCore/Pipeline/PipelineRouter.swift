@@ -188,6 +188,12 @@ struct PipelineRouter {
                 batch.markUpdated(key)
             case .duplicate(let owner):
                 guard var entry = entries[owner] else { continue }
+                if index < entry.sourceIndex, canKeep(item, from: index, now: now) {
+                    // The source listed first in feeds.json keeps the item, so a digest does not depend on which
+                    // source happened to answer first.
+                    promote(item, from: index, over: owner, now: now, batch: &batch)
+                    continue
+                }
                 let reference = TributaryExtension.ItemReference(source: source.id, id: item.id, url: item.url)
                 var tributary = entry.item.tributary ?? TributaryExtension()
                 guard !tributary.alsoIn.contains(reference) else { continue }
@@ -208,6 +214,49 @@ struct PipelineRouter {
         if !updated.isEmpty { await publish(.itemsUpdated(updated)) }
         if !batch.removed.isEmpty { await publish(.itemsRemoved(batch.removed)) }
         if statuses[index].itemCount != previousCount { await publish(.sourceStatusChanged(statuses[index])) }
+        for other in batch.touchedSources.sorted() where other != index {
+            await publish(.sourceStatusChanged(statuses[other]))
+        }
+    }
+
+    /// Whether ``keep(_:from:now:batch:)`` would keep the item under its source's `maxItems`.
+    private func canKeep(_ item: FeedItem, from index: Int, now: Date) -> Bool {
+        guard let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap else {
+            return true
+        }
+        let entry = ItemOrdering.Entry(
+            item: item,
+            firstSeen: now,
+            sourceIndex: index,
+            arrivalIndex: arrivalCounters[index]
+        )
+        let oldest = keptKeys[index].compactMap { entries[$0] }.max(by: ItemOrdering.precedes)
+        return cap > 0 && oldest.map { ItemOrdering.precedes(entry, $0) } == true
+    }
+
+    /// Keeps `item` in place of `owner`, another source's copy of it, moving the owner and the sources it recorded
+    /// into the item's `also_in`.
+    private mutating func promote(_ item: FeedItem, from index: Int, over owner: Key, now: Date, batch: inout Batch) {
+        guard let displaced = entries[owner] else { return }
+        let key = Key(source: sources[index].id, id: item.id)
+        var promoted = item
+        var tributary = promoted.tributary ?? TributaryExtension()
+        let references =
+            [TributaryExtension.ItemReference(source: owner.source, id: owner.id, url: displaced.item.url)]
+            + (displaced.item.tributary?.alsoIn ?? [])
+        for reference in references
+        where (reference.source, reference.id) != (key.source, key.id) && !tributary.alsoIn.contains(reference) {
+            tributary.alsoIn.append(reference)
+        }
+        promoted.tributary = tributary
+
+        entries[owner] = nil
+        keptKeys[displaced.sourceIndex].remove(owner)
+        batch.evict(owner, item: displaced.item)
+        deduplicator.transfer(owner, to: key)
+        statuses[displaced.sourceIndex].itemCount = keptKeys[displaced.sourceIndex].count
+        batch.touchedSources.insert(displaced.sourceIndex)
+        keep(promoted, from: index, now: now, batch: &batch)
     }
 
     /// Keeps a new item, first making room under the source's `maxItems` when it is newer than the oldest kept.
@@ -284,6 +333,8 @@ private struct Batch {
     var removed: [FeedItem] = []
     /// Keys to write to the store, each once.
     var toSave: [Key] = []
+    /// Other sources whose item counts changed (their item was displaced by an earlier-listed source's copy).
+    var touchedSources: Set<Int> = []
 
     mutating func markAdded(_ key: Key) {
         added.append(key)
