@@ -8,6 +8,7 @@ public import TributaryCore
 /// table of the sources with their state, item count and reason. Every string goes through ``HTMLEscaping``; feed
 /// HTML is not inserted (summaries are plain text), and only `http`, `https` and `mailto` URLs become links.
 public struct HTMLRenderer: Renderer {
+    /// The format this renderer produces.
     public static let format = OutputFormat.html
 
     /// Creates an HTML renderer.
