@@ -95,6 +95,18 @@ import TributaryCore
         #expect(hrefs.allSatisfy { $0.hasPrefix("#") })
     }
 
+    @Test func marksItemsInAnotherLanguageWithTheirOwnLang() throws {
+        var japanese = TestDigest.entry(title: "日本語")
+        japanese.item.language = "ja"
+        var hostile = TestDigest.entry(title: "x")
+        hostile.item.language = "en\" onclick=\"x"
+        var same = TestDigest.entry(title: "y")
+        same.item.language = "en"
+        let output = try HTMLRenderer().render(TestDigest.digest([japanese, hostile, same]))
+        #expect(output.components(separatedBy: "<article class=\"entry\" lang=\"ja\">").count == 2)
+        #expect(output.components(separatedBy: "<article class=\"entry\">").count == 3)
+    }
+
     @Test func showsSummariesAsTextNotAsMarkup() throws {
         let entry = TestDigest.entry(title: "T", summary: "<b>bold</b> <img src=x onerror=alert(1)>")
         let output = try HTMLRenderer().render(TestDigest.digest([entry]))

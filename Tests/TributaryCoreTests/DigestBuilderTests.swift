@@ -183,6 +183,20 @@ import TributaryCore
         #expect(entries.map(\.summary) == ["summary", "text", "Fish & chips — hot 日本", nil])
     }
 
+    @Test func keepsTextThatOnlyLooksLikeMarkupAndDecodesReferencesOnce() throws {
+        let items = [
+            FeedItem(id: "1", title: "T", contentHTML: "1 < 2 and 3 > 2 <br/>done"),
+            FeedItem(id: "2", title: "T", contentHTML: "Google&amp;nbsp;News &unknown; &#0; &#x110000;"),
+            FeedItem(id: "3", title: "T", contentHTML: "<STYLE>p { color: red }</STYLE><Script src=x></SCRIPT>text"),
+        ]
+        let entries = try Self.builder().build(items: items, statuses: [])
+        #expect(
+            entries.entries.map(\.summary) == [
+                "1 < 2 and 3 > 2 done", "Google&nbsp;News &unknown; &#0; &#x110000;", "text",
+            ]
+        )
+    }
+
     @Test func collapsesWhitespaceInStringsFromFeeds() throws {
         var item = FeedItem(id: "1", title: "A\tB\r\nC", tags: ["  swift\n", " "])
         item.tributary = TributaryExtension(related: [.init(title: "R\n1", url: "https://r.example", publisher: " P ")])
