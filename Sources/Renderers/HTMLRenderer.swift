@@ -8,6 +8,7 @@ public import TributaryCore
 /// table of the sources with their state, item count and reason. Every string goes through ``HTMLEscaping``; feed
 /// HTML is not inserted (summaries are plain text), and only `http`, `https` and `mailto` URLs become links.
 public struct HTMLRenderer: Renderer {
+    /// The format this renderer produces.
     public static let format = OutputFormat.html
 
     /// Creates an HTML renderer.
@@ -46,7 +47,7 @@ public struct HTMLRenderer: Renderer {
             html += "<section id=\"\(anchor)\" aria-labelledby=\"\(anchor)-heading\">\n"
             html += "<h2 id=\"\(anchor)-heading\">\(HTMLEscaping.text(day.heading))</h2>\n"
             for entry in day.entries {
-                html += article(for: entry)
+                html += article(for: entry, digestLanguage: digest.language)
             }
             html += "</section>\n"
         }
@@ -77,8 +78,17 @@ public struct HTMLRenderer: Renderer {
         return "<a href=\"\(href)\" rel=\"noopener noreferrer\">\(HTMLEscaping.text(text))</a>"
     }
 
-    private func article(for entry: Digest.Entry) -> String {
-        var html = "<article class=\"\(entry.isNew ? "entry new" : "entry")\">\n"
+    private func isLanguageTag(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 35 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+    }
+
+    private func article(for entry: Digest.Entry, digestLanguage: String) -> String {
+        var html = "<article class=\"\(entry.isNew ? "entry new" : "entry")\""
+        // The item's own language lets browsers pick the right glyphs (Japanese and Chinese share code points).
+        if let language = entry.item.language, language != digestLanguage, isLanguageTag(language) {
+            html += " lang=\"\(HTMLEscaping.attribute(language))\""
+        }
+        html += ">\n"
         html += "<h3>\(link(entry.title, url: entry.url))"
         if entry.isNew { html += " <strong class=\"new-mark\">new</strong>" }
         html += "</h3>\n"

@@ -1,9 +1,11 @@
+import Foundation
+
 /// Decides which URLs from feeds become links, and makes them safe to write.
 ///
 /// Only `http`, `https` and `mailto` URLs are linked: `javascript:`, `data:`, `file:` and everything else is shown as
 /// text. A linked URL is trimmed, stripped of control characters, and has every byte outside the printable ASCII
 /// characters URLs may hold percent-encoded (spaces, `<`, `>`, `"`, `\`, `^`, `` ` ``, `{`, `|`, `}` and non-ASCII
-/// text as UTF-8), so it can stand in an HTML attribute or a Markdown `<…>` destination without breaking out.
+/// text as UTF-8, and `[`, `]` outside the host), so it can stand in an HTML attribute or a Markdown `<…>` destination without breaking out.
 enum LinkPolicy {
     /// The URL schemes that become links.
     static let allowedSchemes = ["http:", "https:", "mailto:"]
@@ -15,9 +17,17 @@ enum LinkPolicy {
         while cleaned.last == " " { cleaned = cleaned.dropLast() }
         let lowered = cleaned.lowercased()
         guard allowedSchemes.contains(where: { lowered.hasPrefix($0) }) else { return nil }
+        // `[` and `]` may only stand in the host (an IPv6 literal such as `http://[::1]/`); elsewhere they are encoded.
+        let bytes = Array(cleaned.utf8)
+        var authorityEnd = 0
+        if let slashes = cleaned.range(of: "://") {
+            let start = cleaned.utf8.distance(from: cleaned.utf8.startIndex, to: slashes.upperBound)
+            authorityEnd = bytes[start...].firstIndex { "/?#".utf8.contains($0) } ?? bytes.count
+        }
         var result = ""
-        for byte in cleaned.utf8 {
-            if isAllowedInURL(byte) {
+        for (offset, byte) in bytes.enumerated() {
+            let isBracket = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            if isAllowedInURL(byte), !(isBracket && offset >= authorityEnd) {
                 result.append(Character(Unicode.Scalar(byte)))
             } else {
                 result.append("%")

@@ -8,6 +8,7 @@ public import TributaryCore
 /// ``MarkdownEscaping``, so a feed cannot change the document's structure; only `http`, `https` and `mailto` URLs
 /// become links (others are shown as text).
 public struct MarkdownRenderer: Renderer {
+    /// The format this renderer produces.
     public static let format = OutputFormat.markdown
 
     /// Creates a Markdown renderer.

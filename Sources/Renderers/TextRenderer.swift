@@ -9,6 +9,7 @@ public import TributaryCore
 /// Japanese titles align. Every line fits in ``width`` columns, except a link longer than the line, which is kept
 /// whole so that it can still be followed.
 public struct TextRenderer: Renderer {
+    /// The format this renderer produces.
     public static let format = OutputFormat.text
 
     /// The narrowest layout drawn; a smaller ``width`` is treated as this.

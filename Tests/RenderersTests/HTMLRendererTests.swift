@@ -1,3 +1,4 @@
+import Foundation
 import Renderers
 import Testing
 import TributaryCore
@@ -5,5 +6,127 @@ import TributaryCore
 @Suite struct HTMLRendererTests {
     @Test func htmlSampleMatchesGolden() throws {
         try GoldenFile.check(HTMLRenderer().render(.sample), ext: "html")
+    }
+
+    @Test func writesOneSelfContainedPageWithoutScriptsOrExternalResources() throws {
+        let output = try HTMLRenderer().render(.sample)
+        #expect(output.hasPrefix("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"))
+        #expect(output.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
+        #expect(output.contains("@media (prefers-color-scheme: dark)"))
+        #expect(output.hasSuffix("</body>\n</html>\n"))
+        let lowered = output.lowercased()
+        for forbidden in ["<script", "<link", "<img", "<iframe", " src=", "url(", "@import", "href=\"javascript"] {
+            #expect(!lowered.contains(forbidden), "found \(forbidden)")
+        }
+        #expect(!lowered.contains(/\son[a-z]+\s*=/), "found an event handler attribute")
+    }
+
+    @Test func drawsASectionPerDayAndAnArticlePerItem() throws {
+        let sample = Digest.sample
+        let output = try HTMLRenderer().render(sample)
+        #expect(output.components(separatedBy: "<section ").count - 1 == sample.days.count)
+        #expect(output.components(separatedBy: "<article ").count - 1 == sample.itemCount)
+        #expect(output.components(separatedBy: "<strong class=\"new-mark\">").count - 1 == sample.newItemCount)
+        #expect(output.contains(#"<time datetime="2026-11-22T14:41:00+09:00">2026-11-22 14:41 JST</time>"#))
+        #expect(output.contains(#"<time datetime="2026-11-22T05:00:00+09:00">05:00</time>"#))
+    }
+
+    @Test(arguments: TestDigest.hostileStrings)
+    func escapesEveryFeedStringInTextAndAttributes(_ hostile: String) throws {
+        let entry = TestDigest.entry(
+            title: hostile,
+            url: "https://e.example/\(hostile)\" onmouseover=\"alert(1)",
+            sourceTitle: hostile,
+            publisher: hostile,
+            summary: hostile,
+            tags: [hostile],
+            related: [.init(title: hostile, url: "https://r.example/'\(hostile)", publisher: hostile)]
+        )
+        let output = try HTMLRenderer().render(TestDigest.digest([entry], title: hostile))
+        let body = try #require(output.split(separator: "<body>\n").last)
+        // Only the renderer's own tags remain: every `<` in the body starts one of them.
+        let tags = Set(body.split(separator: "<").dropFirst().map { $0.prefix { $0 != " " && $0 != ">" } })
+        let allowed: Set<Substring> = [
+            "header", "/header", "h1", "/h1", "p", "/p", "time", "/time", "main", "/main", "section", "/section",
+            "h2", "/h2", "article", "/article", "h3", "/h3", "a", "/a", "span", "/span", "ul", "/ul", "li", "/li",
+            "/body", "/html",
+        ]
+        #expect(tags.isSubset(of: allowed), "unexpected tags: \(tags.subtracting(allowed))")
+        #expect(!output.contains("\u{1B}"))
+        #expect(!output.contains("\" onmouseover"))
+        // Every attribute value is quoted and free of quotes: the number of quotes is even on every line.
+        for line in body.split(separator: "\n") {
+            #expect(line.count(where: { $0 == "\"" }) % 2 == 0, "\(line)")
+            #expect(!line.contains("'"), "\(line)")
+        }
+    }
+
+    @Test func escapesTheFiveSpecialCharactersAndDropsControlCharacters() {
+        #expect(
+            HTMLEscaping.text(#"<a href="x">Tom & 'Jerry'</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
+        )
+        #expect(HTMLEscaping.attribute("a\"b'c\u{0}d\u{1B}[1me\nf") == "a&quot;b&#39;cde f")
+    }
+
+    @Test(arguments: [
+        ("https://e.example/a b?x=<1>&y=\"2\"", "https://e.example/a%20b?x=%3C1%3E&amp;y=%222%22"),
+        ("HTTP://E.EXAMPLE/", "HTTP://E.EXAMPLE/"),
+        ("mailto:desk@example.org", "mailto:desk@example.org"),
+        ("http://[::1]:8080/a[1]?b=[2]", "http://[::1]:8080/a%5B1%5D?b=%5B2%5D"),
+        ("https://例え.jp/パス", "https://%E4%BE%8B%E3%81%88.jp/%E3%83%91%E3%82%B9"),
+    ])
+    func linksWebAndMailURLsWithUnsafeCharactersEncoded(_ url: String, _ href: String) {
+        #expect(HTMLEscaping.linkURL(url) == href)
+    }
+
+    @Test(arguments: [
+        "javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,x", "vbscript:x",
+        "/relative", "",
+    ])
+    func showsOtherURLsAsText(_ url: String) throws {
+        #expect(HTMLEscaping.linkURL(url) == nil)
+        let entry = TestDigest.entry(title: "Title", url: url, related: [.init(title: "Other", url: url)])
+        let output = try HTMLRenderer().render(TestDigest.digest([entry]))
+        #expect(!output.contains("<a href=\"\(HTMLEscaping.attribute(url))"))
+        #expect(output.contains("<h3>Title <span class=\"url\">\(HTMLEscaping.text(url))</span></h3>"))
+        #expect(output.contains("<li>Other <span class=\"url\">\(HTMLEscaping.text(url))</span></li>"))
+        let hrefs = output.components(separatedBy: "href=\"").dropFirst()
+        #expect(hrefs.allSatisfy { $0.hasPrefix("#") })
+    }
+
+    @Test func marksItemsInAnotherLanguageWithTheirOwnLang() throws {
+        var japanese = TestDigest.entry(title: "日本語")
+        japanese.item.language = "ja"
+        var hostile = TestDigest.entry(title: "x")
+        hostile.item.language = "en\" onclick=\"x"
+        var same = TestDigest.entry(title: "y")
+        same.item.language = "en"
+        let output = try HTMLRenderer().render(TestDigest.digest([japanese, hostile, same]))
+        #expect(output.components(separatedBy: "<article class=\"entry\" lang=\"ja\">").count == 2)
+        #expect(output.components(separatedBy: "<article class=\"entry\">").count == 3)
+    }
+
+    @Test func showsSummariesAsTextNotAsMarkup() throws {
+        let entry = TestDigest.entry(title: "T", summary: "<b>bold</b> <img src=x onerror=alert(1)>")
+        let output = try HTMLRenderer().render(TestDigest.digest([entry]))
+        #expect(
+            output.contains(
+                "<p class=\"summary\">&lt;b&gt;bold&lt;/b&gt; &lt;img src=x onerror=alert(1)&gt;</p>"
+            )
+        )
+    }
+
+    @Test func listsEverySourceWithStateItemsAndReason() throws {
+        let output = try HTMLRenderer().render(.sample)
+        let table = try #require(output.split(separator: "<footer id=\"sources\">").last)
+        #expect(table.components(separatedBy: "<tr class=").count - 1 == Digest.sample.sources.count)
+        #expect(
+            table.contains(
+                "<tr class=\"failed\"><th scope=\"row\">Hacker News &lt;script&gt; <span class=\"id\">hn-script</span>"
+                    + "</th><td>failed</td><td class=\"count\">0</td><td>timed out after 20s;"
+            )
+        )
+        #expect(table.contains("<li>frame 17: not valid JSON; frame skipped</li>"))
     }
 }

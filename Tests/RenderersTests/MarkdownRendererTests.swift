@@ -6,4 +6,86 @@ import TributaryCore
     @Test func markdownSampleMatchesGolden() throws {
         try GoldenFile.check(MarkdownRenderer().render(.sample), ext: "md")
     }
+
+    @Test(arguments: TestDigest.hostileStrings)
+    func hostileTitleStaysOneListItemOfPlainText(_ hostile: String) throws {
+        let entries = (0..<3).map { TestDigest.entry(title: "\(hostile) \($0)", publisher: hostile) }
+        let output = try MarkdownRenderer().render(TestDigest.digest(entries, title: hostile))
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+
+        #expect(lines.count(where: { $0.hasPrefix("- ") }) == 3)
+        #expect(lines.count(where: { $0.hasPrefix("#") }) == 2)  // the title and the one day heading
+        for line in lines where !line.isEmpty {
+            #expect(
+                line.hasPrefix("# ") || line.hasPrefix("## ") || line.hasPrefix("- ") || line.hasPrefix("Generated")
+            )
+        }
+        // Undoing the backslash escapes gives back the title: it renders as exactly that text.
+        let bullet = try #require(lines.first { $0.hasPrefix("- ") })
+        let escapedTitle = try #require(bullet.dropFirst(3).split(separator: "](<", maxSplits: 1).first)
+        #expect(Self.unescaped(escapedTitle) == Self.expectedText(hostile + " 0"))
+    }
+
+    @Test func escapesEveryMarkdownMetacharacter() {
+        #expect(MarkdownEscaping.text(##"\`*_[]<>#|!~&(){}"##) == ##"\\\`\*\_\[\]\<\>\#\|\!\~\&\(\)\{\}"##)
+        #expect(MarkdownEscaping.text("- a") == #"\- a"#)
+        #expect(MarkdownEscaping.text("2026. year") == #"2026\. year"#)
+        #expect(MarkdownEscaping.text("a - b. c") == "a - b. c")
+        #expect(MarkdownEscaping.text("a\n\n# b\u{1B}[2J") == ##"a \# b"##)
+    }
+
+    @Test func putsURLsInAngleBracketsWithUnsafeCharactersEncoded() throws {
+        let entry = TestDigest.entry(title: "T", url: "https://e.example/a b?<x>&copy;=\\")
+        let output = try MarkdownRenderer().render(TestDigest.digest([entry]))
+        #expect(output.contains(#"- [T](<https://e.example/a%20b?%3Cx%3E\&copy;=%5C>) — wire · 14:41"#))
+    }
+
+    @Test(arguments: ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd"])
+    func linksOnlyWebAndMailURLs(_ url: String) throws {
+        let entry = TestDigest.entry(title: "T", url: url, related: [.init(title: "R", url: url)])
+        let output = try MarkdownRenderer().render(TestDigest.digest([entry]))
+        #expect(!output.contains("]("))
+        #expect(output.contains("- T — wire · 14:41 · "))
+        #expect(output.contains("  - R — "))
+    }
+
+    @Test func marksNewItemsAndListsRelatedCoverageUnderTheirItem() throws {
+        let entry = TestDigest.entry(
+            title: "T",
+            publisher: "NHK",
+            related: [.init(title: "Other", url: "mailto:desk@example.org", publisher: "Pub")],
+            isNew: true
+        )
+        let output = try MarkdownRenderer().render(TestDigest.digest([entry]))
+        #expect(output.contains("- [T](<https://example.org/item>) — wire · NHK · 14:41 · **new**\n"))
+        #expect(output.contains("\n  - [Other](<mailto:desk@example.org>) — Pub\n"))
+    }
+
+    @Test func listsFailedSourcesWithTheirReasons() throws {
+        let output = try MarkdownRenderer().render(.sample)
+        let sources = try #require(output.split(separator: "## Sources\n").last)
+        #expect(sources.contains(#"| Hacker News \<script\> | failed | 0 | timed out after 20s;"#))
+        #expect(sources.contains("| newsroom | failed | 0 | ws://127.0.0.1:8765/feed: connection refused;"))
+        #expect(sources.contains("| wire | ok | 2 | warning: frame 17: not valid JSON; frame skipped;"))
+    }
+
+    /// What a Markdown reader shows for backslash-escaped text.
+    static func unescaped(_ markdown: some StringProtocol) -> String {
+        var result = ""
+        var escaping = false
+        for character in markdown {
+            if !escaping, character == "\\" {
+                escaping = true
+                continue
+            }
+            escaping = false
+            result.append(character)
+        }
+        return result
+    }
+
+    /// The text a feed string should show as: escape sequences and control characters gone, whitespace collapsed.
+    static func expectedText(_ text: String) -> String {
+        TerminalText.sanitize(text)
+    }
 }
