@@ -370,6 +370,45 @@ import TributaryCore
         #expect(updatedEvent == [kept])
     }
 
+    @Test func theSourceListedFirstKeepsADuplicateEvenWhenItAnswersLast() async throws {
+        // "late" is listed first but answers after "early" and "third" have delivered the same story.
+        let late = ScriptedSource(
+            "late",
+            [
+                .sleep(.milliseconds(150)), .send(.started),
+                .send(.items([makeItem("l1", url: "https://example.org/story#top")])), .send(.finished),
+            ]
+        )
+        let early = ScriptedSource.healthy("early", [makeItem("e1", url: "https://example.org/story?utm_medium=x")])
+        let third = ScriptedSource(
+            "third",
+            [
+                .sleep(.milliseconds(50)), .send(.started),
+                .send(.items([makeItem("t1", url: "https://example.org/story"), makeItem("t2")])), .send(.finished),
+            ]
+        )
+        let recorder = EventRecorder()
+        let result = try await pipeline([source(late), source(early), source(third)])
+            .run(onEvent: { recorder.record($0) })
+
+        #expect(Set(result.items.map(\.id)) == ["l1", "t2"])
+        let kept = try #require(result.items.first { $0.id == "l1" })
+        #expect(kept.sourceID == "late")
+        #expect(
+            kept.tributary?.alsoIn == [
+                TributaryExtension.ItemReference(source: "early", id: "e1", url: "https://example.org/story?utm_medium=x"),
+                TributaryExtension.ItemReference(source: "third", id: "t1", url: "https://example.org/story"),
+            ]
+        )
+        #expect(result.statuses.map(\.itemCount) == [1, 0, 1])
+        #expect(recorder.lines.contains("added l1"))
+        let removed = recorder.all.flatMap { event -> [String] in
+            if case .itemsRemoved(let items) = event { return items.map(\.id) }
+            return []
+        }
+        #expect(removed == ["e1"])
+    }
+
     @Test func theSameIDFromTheSameSourceIsAnUpdateNotADuplicate() async throws {
         let script = ScriptedSource.healthy(
             "src",
