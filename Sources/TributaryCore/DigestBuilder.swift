@@ -103,13 +103,13 @@ public struct DigestBuilder: Sendable {
                 kind: status.kind,
                 title: Self.sourceTitle(of: status),
                 state: Self.state(of: status.state),
-                reason: status.error.map { Self.collapsingWhitespace($0.reasonDescription) },
+                reason: status.error.map { Normaliser.collapseWhitespace($0.reasonDescription) },
                 itemCount: countsBySource[status.sourceID] ?? 0,
-                warnings: status.warnings.map { Self.collapsingWhitespace($0.description) }
+                warnings: status.warnings.map { Normaliser.collapseWhitespace($0.description) }
             )
         }
         return Digest(
-            title: Self.collapsingWhitespace(title),
+            title: Normaliser.collapseWhitespace(title),
             generatedAt: generatedAt,
             generatedAtText: formats.generatedAtText(generatedAt),
             generatedAtISO: formats.iso(generatedAt),
@@ -132,25 +132,25 @@ public struct DigestBuilder: Sendable {
         let url = Self.nonEmpty(item.url) ?? Self.nonEmpty(item.externalURL)
         let text = Self.plainText(of: item)
         let title: String
-        if let itemTitle = Self.nonEmpty(item.title.map(Self.collapsingWhitespace)) {
+        if let itemTitle = Self.nonEmpty(item.title.map(Normaliser.collapseWhitespace)) {
             title = itemTitle
         } else if let text {
             title = Self.shortened(text, to: Self.fallbackTitleLength)
         } else if let url {
-            title = Self.collapsingWhitespace(url)
+            title = Normaliser.collapseWhitespace(url)
         } else {
             title = "(untitled)"
         }
         var summary = text.map { Self.shortened($0, to: max(2, summaryLength)) }
         if summary == title { summary = nil }
         let publisher =
-            Self.nonEmpty(item.tributary?.origin?.title.map(Self.collapsingWhitespace))
-            ?? Self.nonEmpty(item.authors.first?.name.map(Self.collapsingWhitespace))
+            Self.nonEmpty(item.tributary?.origin?.title.map(Normaliser.collapseWhitespace))
+            ?? Self.nonEmpty(item.authors.first?.name.map(Normaliser.collapseWhitespace))
         let related = (item.tributary?.related ?? []).map { link in
             TributaryExtension.RelatedLink(
-                title: Self.nonEmpty(Self.collapsingWhitespace(link.title)) ?? link.url ?? "(untitled)",
+                title: Self.nonEmpty(Normaliser.collapseWhitespace(link.title)) ?? link.url ?? "(untitled)",
                 url: Self.nonEmpty(link.url),
-                publisher: Self.nonEmpty(link.publisher.map(Self.collapsingWhitespace))
+                publisher: Self.nonEmpty(link.publisher.map(Normaliser.collapseWhitespace))
             )
         }
         var isNew = false
@@ -167,7 +167,7 @@ public struct DigestBuilder: Sendable {
             timeText: ownDate.map(formats.time),
             dateISO: ownDate.map(formats.iso),
             summary: summary,
-            tags: item.tags.compactMap { Self.nonEmpty(Self.collapsingWhitespace($0)) },
+            tags: item.tags.compactMap { Self.nonEmpty(Normaliser.collapseWhitespace($0)) },
             related: related,
             alsoIn: (item.tributary?.alsoIn ?? []).map(\.source),
             isNew: isNew
@@ -175,7 +175,7 @@ public struct DigestBuilder: Sendable {
     }
 
     private static func sourceTitle(of status: SourceStatus) -> String {
-        nonEmpty(status.title.map(collapsingWhitespace)) ?? status.sourceID.rawValue
+        nonEmpty(status.title.map(Normaliser.collapseWhitespace)) ?? status.sourceID.rawValue
     }
 
     private static func state(of state: SourceStatus.State) -> Digest.SourceSummary.State {
@@ -189,9 +189,11 @@ public struct DigestBuilder: Sendable {
 
     /// The item's text as one line of plain text, or `nil` when it has none.
     private static func plainText(of item: FeedItem) -> String? {
-        if let summary = nonEmpty(item.summary.map(collapsingWhitespace)) { return summary }
-        if let text = nonEmpty(item.contentText.map(collapsingWhitespace)) { return text }
-        if let html = item.contentHTML { return nonEmpty(collapsingWhitespace(PlainText.fromHTML(html))) }
+        if let summary = nonEmpty(item.summary.map(Normaliser.collapseWhitespace)) { return summary }
+        if let text = nonEmpty(item.contentText.map(Normaliser.collapseWhitespace)) { return text }
+        if let html = item.contentHTML {
+            return nonEmpty(Normaliser.collapseWhitespace(HTMLText.decodeEntities(HTMLText.stripTags(html))))
+        }
         return nil
     }
 
@@ -202,24 +204,6 @@ public struct DigestBuilder: Sendable {
 }
 
 extension DigestBuilder {
-    /// Collapses every run of whitespace (spaces, tabs, newlines, Unicode separators) to one space and trims the
-    /// ends.
-    public static func collapsingWhitespace(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.append(" ") }
-                pendingSpace = false
-                result.append(character)
-            }
-        }
-        return result
-    }
-
     /// Shortens one line of text to at most `limit` characters (grapheme clusters), the `…` included, cutting at
     /// the last space when there is one in the second half of the allowance, otherwise in the middle of a word
     /// (text in Japanese or Chinese has no spaces to cut at). Text that fits is returned unchanged.

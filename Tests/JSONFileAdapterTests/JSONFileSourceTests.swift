@@ -263,8 +263,8 @@ import TributaryCore
             }
             await #expect(throws: CancellationError.self) { try await task.value }
             // A hang would last the hour (or minute) the source sleeps; 10 s tells the two apart even on a loaded CI
-        // machine, where a 1 s bound failed under parallel test load.
-        #expect(clock.now - start < .seconds(10))
+            // machine, where a 1 s bound failed under parallel test load.
+            #expect(clock.now - start < .seconds(10))
             #expect(await recorder.events == [.started])
         }
     }

@@ -95,7 +95,7 @@ import TributaryCore
     @Test func listsFailedSourcesWithTheirReasonsAtTheEnd() throws {
         let output = try TextRenderer(width: 80).render(.sample)
         let tail = try #require(output.split(separator: "\nFailed sources\n").last)
-        let text = DigestBuilder.collapsingWhitespace(String(tail))
+        let text = Normaliser.collapseWhitespace(String(tail))
         for source in Digest.sample.failedSources {
             #expect(text.contains(try #require(source.reason)))
         }

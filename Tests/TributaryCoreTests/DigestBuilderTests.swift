@@ -192,7 +192,8 @@ import TributaryCore
         let entries = try Self.builder().build(items: items, statuses: [])
         #expect(
             entries.entries.map(\.summary) == [
-                "1 < 2 and 3 > 2 done", "Google&nbsp;News &unknown; &#0; &#x110000;", "text",
+                // As in HTML5, a reference to NUL or past U+10FFFF decodes to U+FFFD; an unknown name stays as written.
+                "1 < 2 and 3 > 2 done", "Google&nbsp;News &unknown; \u{FFFD} \u{FFFD}", "text",
             ]
         )
     }

@@ -396,7 +396,11 @@ import TributaryCore
         #expect(kept.sourceID == "late")
         #expect(
             kept.tributary?.alsoIn == [
-                TributaryExtension.ItemReference(source: "early", id: "e1", url: "https://example.org/story?utm_medium=x"),
+                TributaryExtension.ItemReference(
+                    source: "early",
+                    id: "e1",
+                    url: "https://example.org/story?utm_medium=x"
+                ),
                 TributaryExtension.ItemReference(source: "third", id: "t1", url: "https://example.org/story"),
             ]
         )

@@ -111,5 +111,8 @@ public enum HTMLText {
         "thinsp": "\u{2009}", "iexcl": "\u{00A1}", "iquest": "\u{00BF}", "prime": "\u{2032}",
         "eacute": "\u{00E9}", "egrave": "\u{00E8}", "aacute": "\u{00E1}", "agrave": "\u{00E0}", "ccedil": "\u{00E7}",
         "uuml": "\u{00FC}", "ouml": "\u{00F6}", "auml": "\u{00E4}", "szlig": "\u{00DF}", "ntilde": "\u{00F1}",
+        "plusmn": "\u{00B1}", "frac12": "\u{00BD}", "zwj": "\u{200D}", "zwnj": "\u{200C}", "acirc": "\u{00E2}",
+        "ecirc": "\u{00EA}", "euml": "\u{00EB}", "iacute": "\u{00ED}", "oacute": "\u{00F3}", "Eacute": "\u{00C9}",
+        "Auml": "\u{00C4}", "Ouml": "\u{00D6}", "Uuml": "\u{00DC}",
     ]
 }
