@@ -40,12 +40,12 @@ struct ParseCommand: AsyncParsableCommand {
             let document = try JSONFeedDocumentReader.read(data: data, path: displayPath, sourceID: id)
             for warning in document.warnings {
                 StandardError.write(
-                    "tributary: \(displayPath): warning: \(ProgressReporter.clean(warning.description))"
+                    "tributary: \(displayPath): warning: \(TerminalText.sanitize(warning.description))"
                 )
             }
             feed = document.feed
         } catch let error as SourceError {
-            StandardError.write("tributary: \(ProgressReporter.clean(error.reasonDescription))")
+            StandardError.write("tributary: \(TerminalText.sanitize(error.reasonDescription))")
             throw CLIExit.sourceFailed
         }
         let output: String

@@ -1,4 +1,5 @@
 import Foundation
+import Renderers
 import TributaryCore
 
 /// Reports the progress of a run on standard error: on a terminal a live status line above which each source's
@@ -43,7 +44,7 @@ actor ProgressReporter {
             if status.state.isFinal { report(status) }
             redraw()
         case .warning(let sourceID, let warning):
-            printLine("\(sourceID): warning: \(Self.clean(warning.description))")
+            printLine("\(sourceID): warning: \(TerminalText.sanitize(warning.description))")
         case .itemsAdded, .itemsUpdated, .itemsRemoved:
             break
         }
@@ -63,7 +64,7 @@ actor ProgressReporter {
         case .notModified:
             if !quiet { printLine("\(status.sourceID): not modified, \(Self.count(status.itemCount))\(seconds)") }
         case .failed(let error):
-            printLine("\(status.sourceID): FAILED: \(Self.clean(error.reasonDescription))")
+            printLine("\(status.sourceID): FAILED: \(TerminalText.sanitize(error.reasonDescription))")
         case .pending, .running:
             break
         }
@@ -103,16 +104,5 @@ actor ProgressReporter {
         let (seconds, attoseconds) = duration.components
         let value = Double(seconds) + Double(attoseconds) / 1e18
         return String(format: "%.2f s", value)
-    }
-
-    /// Removes control characters (and so ANSI escape sequences' introducers) from text that may come from a feed.
-    static func clean(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    scalar.properties.generalCategory == .control ? " " : scalar
-                }
-            )
-        )
     }
 }

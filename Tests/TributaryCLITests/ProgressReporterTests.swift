@@ -23,7 +23,7 @@ import TributaryCore
         await reporter.handle(.sourceStatusChanged(SourceStatus(sourceID: "b", kind: "k", state: .failed(error))))
         await reporter.end()
         let text = capture.text.withLock { $0 }
-        #expect(text == "tributary: a: ok, 1 item\ntributary: b: FAILED: bad  [31mred [0m input\n")
+        #expect(text == "tributary: a: ok, 1 item\ntributary: b: FAILED: bad red input\n")
         #expect(!text.contains("\u{1B}"))
     }
 
