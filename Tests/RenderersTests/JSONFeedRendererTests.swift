@@ -4,9 +4,8 @@ import Testing
 import TributaryCore
 
 @Suite struct JSONFeedRendererTests {
-    @Test func writesTheEntriesAsAJSONFeed1_1Document() throws {
-        let item = FeedItem(id: "a", url: "https://example.org/a", title: "A", tributary: .init(source: "s"))
-        let digest = Digest(
+    private func digest(of items: [FeedItem]) -> Digest {
+        Digest(
             title: "T",
             generatedAt: Date(timeIntervalSince1970: 0),
             generatedAtText: "",
@@ -17,13 +16,41 @@ import TributaryCore
                 .init(
                     id: "1970-01-01",
                     heading: "",
-                    entries: [.init(item: item, title: "A", url: item.url, sourceID: "s", sourceTitle: "s")]
+                    entries: items.map {
+                        .init(item: $0, title: $0.title ?? "", url: $0.url, sourceID: "s", sourceTitle: "s")
+                    }
                 )
             ]
         )
-        let output = try JSONFeedRenderer().render(digest)
+    }
+
+    @Test func writesTheEntriesAsAJSONFeed1_1DocumentInDigestOrder() throws {
+        let first = FeedItem(
+            id: "b",
+            url: "https://example.org/b",
+            title: "B",
+            contentHTML: "<p>b</p>",
+            datePublished: Date(timeIntervalSince1970: 100),
+            tributary: .init(source: "s")
+        )
+        let second = FeedItem(id: "a", url: "https://example.org/a", contentText: "a", tributary: .init(source: "s"))
+        let output = try JSONFeedRenderer().render(digest(of: [first, second]))
         let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(output.utf8))
         #expect(feed.version == JSONFeed.version1_1)
-        #expect(feed.items == [item])
+        #expect(feed.title == "T")
+        #expect(feed.items == [first, second])
+        #expect(output.hasSuffix("}\n"))
+    }
+
+    @Test func anItemWithoutContentGetsItsSummaryOrTitleAsTextAsJSONFeedRequires() throws {
+        let items = [
+            FeedItem(id: "1", title: "Only a title"),
+            FeedItem(id: "2", title: "Title", summary: "A summary"),
+            FeedItem(id: "3", url: "https://example.org/3"),
+        ]
+        let output = try JSONFeedRenderer().render(digest(of: items))
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(output.utf8))
+        #expect(feed.items.map(\.contentText) == ["Only a title", "A summary", ""])
+        #expect(feed.items.map(\.contentHTML) == [nil, nil, nil])
     }
 }

@@ -203,3 +203,83 @@ import TributaryCore
         }
     }
 }
+
+/// Checks documents against the JSON Feed 1.1 specification, written as a JSON Schema in the fixtures, with
+/// Python's `jsonschema` (installed by scripts/setup.sh).
+enum JSONFeedValidator {
+    /// The problems the validator found: empty when the document is valid JSON Feed 1.1.
+    static func problems(in document: String) throws -> [String] {
+        let schema = try #require(
+            Bundle.module.url(forResource: "jsonfeed-1.1.schema", withExtension: "json", subdirectory: "Fixtures")
+        )
+        let script = """
+            import json, sys
+            import jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            document = json.load(sys.stdin)
+            for error in jsonschema.Draft202012Validator(schema).iter_errors(document):
+                print("/".join(str(p) for p in error.absolute_path) + ": " + error.message)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, schema.path]
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(document.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TributaryProcess.ProcessError(
+                description:
+                    "the JSON Feed validator could not run (python3 with jsonschema; run scripts/setup.sh): \(errorText)"
+            )
+        }
+        return text.split(separator: "\n").map(String.init)
+    }
+}
+
+@Suite struct JSONFeedValidityTests {
+    /// The repository's root, from this file's path.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(arguments: ["reading-list.json", "swift-weekly.json"])
+    func parseOfEachExamplePrintsValidJSONFeed1_1(example: String) throws {
+        let examples = Self.repositoryRoot.appendingPathComponent("examples")
+        let result = try TributaryProcess.run(
+            ["parse", "examples/\(example)"],
+            in: examples.deletingLastPathComponent()
+        )
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try JSONFeedValidator.problems(in: result.standardOutput) == [])
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
+        #expect(!feed.items.isEmpty)
+        #expect(feed.items.allSatisfy { !$0.id.isEmpty })
+    }
+
+    @Test func theJSONDigestIsValidJSONFeed1_1() throws {
+        let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
+        try workspace.write("feeds.json", EndToEndTests.healthyConfig)
+        let result = try TributaryProcess.run(["digest", "--format", "json", "-o", "-"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try JSONFeedValidator.problems(in: result.standardOutput) == [])
+        // news-1 has a title but no content, which JSON Feed 1.1 does not allow: its title stands in as the text.
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
+        #expect(feed.items.first { $0.id == "news-1" }?.contentText == "Budget vote & what it means")
+    }
+
+    @Test func theValidatorRejectsWhatTheSpecificationForbids() throws {
+        let invalid =
+            #"{"version": "https://jsonfeed.org/version/1.1", "title": "x", "items": [{"id": "", "content_text": "a", "date_published": "yesterday"}]}"#
+        let problems = try JSONFeedValidator.problems(in: invalid)
+        #expect(problems.count == 2)
+    }
+}
