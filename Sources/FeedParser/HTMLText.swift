@@ -6,6 +6,15 @@ enum HTMLText {
     ///
     /// A `<` only opens a tag when a letter, `/`, `!` or `?` follows, so `a < b` survives.
     static func plainText(_ bytes: [UInt8], stripTags: Bool = true, decodeEntities: Bool = true) -> String {
+        bytes.withUnsafeBufferPointer { plainText($0, stripTags: stripTags, decodeEntities: decodeEntities) }
+    }
+
+    /// Plain text from bytes; see ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``.
+    static func plainText(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        stripTags: Bool = true,
+        decodeEntities: Bool = true
+    ) -> String {
         if !needsWork(bytes) { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -53,7 +62,7 @@ enum HTMLText {
     }
 
     /// Decodes character and entity references once, leaving everything else (double-escaped HTML becomes HTML).
-    static func decodeEntities(_ bytes: [UInt8]) -> [UInt8] {
+    static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -69,21 +78,8 @@ enum HTMLText {
         return output
     }
 
-    /// Appends text escaped for HTML element content.
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], quotes: Bool = false) {
-        for byte in bytes {
-            switch byte {
-            case 0x26: output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-            case 0x3C: output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-            case 0x3E: output.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-            case 0x22 where quotes: output.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-            default: output.append(byte)
-            }
-        }
-    }
-
     /// Whether the text looks like HTML that was escaped twice: no tag, but an escaped one.
-    static func isDoubleEscaped(_ bytes: [UInt8]) -> Bool {
+    static func isDoubleEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.contains(0x3C) else { return false }
         var index = 0
         while index + 4 < bytes.count {
@@ -122,7 +118,7 @@ enum HTMLText {
 
     private static let inlineTags: Set<String> = ["a", "b", "i", "em", "strong", "span", "font", "u", "small", "code"]
 
-    private static func needsWork(_ bytes: [UInt8]) -> Bool {
+    private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         if first == 0x20 || last == 0x20 { return true }
         var previousSpace = false
@@ -142,7 +138,7 @@ enum HTMLText {
         (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x2F || byte == 0x21 || byte == 0x3F
     }
 
-    private static func tagEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+    private static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var index = start + 1
         var quote: UInt8 = 0
         while index < bytes.count {
@@ -159,7 +155,7 @@ enum HTMLText {
         return nil
     }
 
-    private static func tagName(_ bytes: [UInt8], from start: Int) -> String {
+    private static func tagName(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
         var index = start
         if index < bytes.count, bytes[index] == 0x2F { index += 1 }
         var name: [UInt8] = []
@@ -172,7 +168,7 @@ enum HTMLText {
         return String(decoding: name, as: UTF8.self)
     }
 
-    private static func skipElement(_ bytes: [UInt8], from start: Int, name: String) -> Int {
+    private static func skipElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, name: String) -> Int {
         let closing = Array("</\(name)".utf8)
         var index = start
         while index + closing.count <= bytes.count {
@@ -188,7 +184,7 @@ enum HTMLText {
     }
 
     /// Decodes `&name;`, `&#123;` or `&#x7B;` at `start`; returns the scalar and the index after the `;`.
-    static func entity(_ bytes: [UInt8], at start: Int) -> (UInt32, Int)? {
+    static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (UInt32, Int)? {
         var index = start + 1
         guard index < bytes.count else { return nil }
         if bytes[index] == 0x23 {

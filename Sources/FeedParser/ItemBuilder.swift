@@ -37,8 +37,11 @@ struct ItemBuilder {
         } else if let atomContentHTML {
             item.contentHTML = atomContentHTML
         } else if let description {
-            let html = HTMLText.isDoubleEscaped(description) ? HTMLText.decodeEntities(description) : description
-            item.contentHTML = String(decoding: html, as: UTF8.self)
+            item.contentHTML = description.withUnsafeBufferPointer { bytes in
+                HTMLText.isDoubleEscaped(bytes)
+                    ? String(decoding: HTMLText.decodeEntities(bytes), as: UTF8.self)
+                    : String(decoding: bytes, as: UTF8.self)
+            }
         }
         if let atomContentText { item.contentText = atomContentText }
         if let summary {

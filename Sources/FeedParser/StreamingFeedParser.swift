@@ -207,21 +207,23 @@ public final class StreamingFeedParser {
         }
         sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
             guard let context, let localName else { return }
-            saxHandler(context)?.startElement(
-                localName,
-                prefix: prefix,
-                namespace: namespace,
-                attributeCount: Int(attributeCount),
-                attributes: attributes
-            )
+            withSAXHandler(context) {
+                $0.startElement(
+                    localName,
+                    prefix: prefix,
+                    namespace: namespace,
+                    attributeCount: Int(attributeCount),
+                    attributes: attributes
+                )
+            }
         }
         sax.endElementNs = { context, localName, prefix, _ in
             guard let context, let localName else { return }
-            saxHandler(context)?.endElement(localName, prefix: prefix)
+            withSAXHandler(context) { $0.endElement(localName, prefix: prefix) }
         }
         sax.characters = { context, bytes, count in
             guard let context, let bytes else { return }
-            saxHandler(context)?.characters(bytes, count: Int(count))
+            withSAXHandler(context) { $0.characters(bytes, count: Int(count)) }
         }
         sax.cdataBlock = sax.characters
         sax.ignorableWhitespace = sax.characters
@@ -238,4 +240,11 @@ private func saxHandler(_ context: UnsafeMutableRawPointer) -> FeedSAXHandler? {
     let parserContext = context.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let pointer = parserContext.pointee._private else { return nil }
     return Unmanaged<FeedSAXHandler>.fromOpaque(pointer).takeUnretainedValue()
+}
+
+/// Calls `body` with the handler without retaining it (the parser keeps it alive); used on the hot paths.
+private func withSAXHandler(_ context: UnsafeMutableRawPointer, _ body: (FeedSAXHandler) -> Void) {
+    let parserContext = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let pointer = parserContext.pointee._private else { return }
+    Unmanaged<FeedSAXHandler>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
 }

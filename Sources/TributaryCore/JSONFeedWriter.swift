@@ -327,51 +327,70 @@ public struct JSONFeedWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Bytes that may need escaping: control characters, `"`, `\\`, `/` (after `<`) and 0xE2 (U+2028/U+2029).
+    private static let special: [Bool] = (0..<256).map {
+        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F || $0 == 0xE2
+    }
+
     /// Writes a JSON string; runs of bytes that need no escaping are copied in one go.
     private static func string(_ value: String, into buffer: inout [UInt8]) {
         buffer.append(0x22)
         var value = value
         value.withUTF8 { bytes in
-            var runStart = 0
-            var index = 0
-            let count = bytes.count
-            while index < count {
-                let byte = bytes[index]
-                var escape: (UInt8, UInt8)?
-                var unicodeEscape: UInt16?
-                var skip = 1
-                switch byte {
-                case 0x22: escape = (0x5C, 0x22)
-                case 0x5C: escape = (0x5C, 0x5C)
-                case 0x0A: escape = (0x5C, 0x6E)
-                case 0x0D: escape = (0x5C, 0x72)
-                case 0x09: escape = (0x5C, 0x74)
-                case 0x00..<0x20: unicodeEscape = UInt16(byte)
-                case 0x2F where index > 0 && bytes[index - 1] == 0x3C: escape = (0x5C, 0x2F)
-                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] | 1) == 0xA9:
-                    unicodeEscape = bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029
-                    skip = 3
-                default:
-                    index += 1
-                    continue
+            special.withUnsafeBufferPointer { special in
+                var runStart = 0
+                var index = 0
+                let count = bytes.count
+                while index < count {
+                    let byte = bytes[index]
+                    if !special[Int(byte)] {
+                        index += 1
+                        continue
+                    }
+                    var escape: (UInt8, UInt8)?
+                    var unicodeEscape: UInt16?
+                    var skip = 1
+                    switch byte {
+                    case 0x22: escape = (0x5C, 0x22)
+                    case 0x5C: escape = (0x5C, 0x5C)
+                    case 0x0A: escape = (0x5C, 0x6E)
+                    case 0x0D: escape = (0x5C, 0x72)
+                    case 0x09: escape = (0x5C, 0x74)
+                    case 0x2F:
+                        guard index > 0, bytes[index - 1] == 0x3C else {
+                            index += 1
+                            continue
+                        }
+                        escape = (0x5C, 0x2F)
+                    case 0xE2:
+                        guard index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] | 1 == 0xA9 else {
+                            index += 1
+                            continue
+                        }
+                        unicodeEscape = bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029
+                        skip = 3
+                    default: unicodeEscape = UInt16(byte)
+                    }
+                    if runStart < index {
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    }
+                    if let escape {
+                        buffer.append(escape.0)
+                        buffer.append(escape.1)
+                    } else if let code = unicodeEscape {
+                        buffer.append(contentsOf: [0x5C, 0x75])
+                        buffer.append(hex[Int(code >> 12 & 0xF)])
+                        buffer.append(hex[Int(code >> 8 & 0xF)])
+                        buffer.append(hex[Int(code >> 4 & 0xF)])
+                        buffer.append(hex[Int(code & 0xF)])
+                    }
+                    index += skip
+                    runStart = index
                 }
-                if runStart < index {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                if runStart < count {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
                 }
-                if let escape {
-                    buffer.append(escape.0)
-                    buffer.append(escape.1)
-                } else if let code = unicodeEscape {
-                    buffer.append(contentsOf: [0x5C, 0x75])
-                    buffer.append(hex[Int(code >> 12 & 0xF)])
-                    buffer.append(hex[Int(code >> 8 & 0xF)])
-                    buffer.append(hex[Int(code >> 4 & 0xF)])
-                    buffer.append(hex[Int(code & 0xF)])
-                }
-                index += skip
-                runStart = index
             }
-            if runStart < count { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
         buffer.append(0x22)
     }
