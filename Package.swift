@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TributaryCore", targets: ["TributaryCore"]),
         .library(name: "TributaryCLI", targets: ["TributaryCLI"]),
         .library(name: "Renderers", targets: ["Renderers"]),
+        .library(name: "FeedParser", targets: ["FeedParser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -26,6 +27,8 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "Renderers", dependencies: ["TributaryCore"]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "TributaryCore"]),
         .target(
             name: "TributaryCLI",
             dependencies: [
@@ -46,6 +49,11 @@ let package = Package(
             name: "RenderersTests",
             dependencies: ["Renderers", "TributaryCore"],
             resources: [.copy("Golden")]
+        ),
+        .testTarget(
+            name: "FeedParserTests",
+            dependencies: ["FeedParser", "TributaryCore"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "TributaryCLITests",
@@ -73,7 +81,7 @@ let package = Package(
 )
 
 // Every target gets the same strictness, as swift-log does it.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))

@@ -1,0 +1,120 @@
+import CLibXML2
+
+/// The elements the parser acts on, identified once per distinct (namespace, local name) pair.
+///
+/// libxml2 interns names in its dictionary, so the same name arrives as the same pointer every time; the handler
+/// caches the classification by pointer and never builds a `String` for an element name on the hot path.
+enum ElementKind: UInt8 {
+    case other
+    // Roots.
+    case rss, rdf, atomFeed
+    // RSS (no namespace, or the RSS 0.90 / 1.0 namespaces).
+    case channel, item, title, link, description, guid, pubDate, author, category, enclosure, source, language
+    case generator, lastBuildDate, image, url, managingEditor, textInput, comments
+    // Atom 1.0 and 0.3.
+    case atomEntry, atomTitle, atomLink, atomContent, atomSummary, atomID, atomUpdated, atomPublished, atomAuthor
+    case atomContributor, atomName, atomEmail, atomURI, atomCategory, atomSubtitle, atomGenerator, atomLogo, atomIcon
+    case atomSource
+    // Modules.
+    case contentEncoded, dcCreator, dcDate, dcSubject, dcLanguage, dcTitle, dcDescription
+    case mediaContent, mediaThumbnail, mediaGroup, mediaTitle, mediaDescription
+    case itunesDuration, itunesImage, itunesAuthor, itunesSummary
+
+    /// Classifies an element from its namespace URI and local name.
+    static func classify(namespace: String, localName: String, atomWithoutNamespace: Bool) -> ElementKind {
+        switch namespace {
+        case "":
+            if atomWithoutNamespace { return atom(localName) ?? .other }
+            return rss(localName) ?? .other
+        case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2":
+            return rss(localName) ?? .other
+        case "http://www.w3.org/2005/Atom", "http://purl.org/atom/ns#":
+            return atom(localName) ?? .other
+        case "http://www.w3.org/1999/02/22-rdf-syntax-ns#":
+            return localName == "RDF" ? .rdf : .other
+        case "http://purl.org/rss/1.0/modules/content/":
+            return localName == "encoded" ? .contentEncoded : .other
+        case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/":
+            switch localName {
+            case "creator": return .dcCreator
+            case "date", "created", "issued", "modified": return .dcDate
+            case "subject": return .dcSubject
+            case "language": return .dcLanguage
+            case "title": return .dcTitle
+            case "description": return .dcDescription
+            default: return .other
+            }
+        case "http://search.yahoo.com/mrss/", "http://search.yahoo.com/mrss":
+            switch localName {
+            case "content": return .mediaContent
+            case "thumbnail": return .mediaThumbnail
+            case "group": return .mediaGroup
+            case "title": return .mediaTitle
+            case "description": return .mediaDescription
+            default: return .other
+            }
+        case "http://www.itunes.com/dtds/podcast-1.0.dtd":
+            switch localName {
+            case "duration": return .itunesDuration
+            case "image": return .itunesImage
+            case "author": return .itunesAuthor
+            case "summary": return .itunesSummary
+            default: return .other
+            }
+        default:
+            return .other
+        }
+    }
+
+    private static func rss(_ name: String) -> ElementKind? {
+        switch name {
+        case "rss": .rss
+        case "channel": .channel
+        case "item": .item
+        case "title": .title
+        case "link": .link
+        case "description": .description
+        case "guid": .guid
+        case "pubDate": .pubDate
+        case "author": .author
+        case "category": .category
+        case "enclosure": .enclosure
+        case "source": .source
+        case "language": .language
+        case "generator": .generator
+        case "lastBuildDate": .lastBuildDate
+        case "image": .image
+        case "url": .url
+        case "managingEditor": .managingEditor
+        case "textInput", "textinput": .textInput
+        case "comments": .comments
+        default: nil
+        }
+    }
+
+    private static func atom(_ name: String) -> ElementKind? {
+        switch name {
+        case "feed": .atomFeed
+        case "entry": .atomEntry
+        case "title": .atomTitle
+        case "link": .atomLink
+        case "content": .atomContent
+        case "summary": .atomSummary
+        case "id": .atomID
+        case "updated", "modified": .atomUpdated
+        case "published", "issued", "created": .atomPublished
+        case "author": .atomAuthor
+        case "contributor": .atomContributor
+        case "name": .atomName
+        case "email": .atomEmail
+        case "uri", "url": .atomURI
+        case "category": .atomCategory
+        case "subtitle", "tagline": .atomSubtitle
+        case "generator": .atomGenerator
+        case "logo": .atomLogo
+        case "icon": .atomIcon
+        case "source": .atomSource
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import Foundation
+public import TributaryCore
+
+/// The dialect of a feed, detected from its root element (and, for RSS, its `version` attribute).
+public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
+    case rss090 = "rss-0.90"
+    case rss091 = "rss-0.91"
+    case rss092 = "rss-0.92"
+    /// RSS 1.0, an RDF document.
+    case rss10 = "rss-1.0"
+    case rss20 = "rss-2.0"
+    case atom03 = "atom-0.3"
+    case atom10 = "atom-1.0"
+}
+
+/// What a feed says about itself: its channel (RSS) or feed (Atom) header, normalised like items are.
+public struct FeedMetadata: Sendable, Equatable {
+    /// The detected dialect.
+    public var format: FeedFormat
+    /// Plain text.
+    public var title: String?
+    /// The home page (RSS `link`, Atom `link rel="alternate"`), resolved to an absolute URL when possible.
+    public var link: String?
+    /// The feed's own URL (Atom `link rel="self"`, also as `atom:link` in RSS).
+    public var feedURL: String?
+    /// Plain text (RSS `description`, Atom `subtitle`/`tagline`).
+    public var description: String?
+    public var language: String?
+    public var authors: [FeedItem.Author]
+    public var generator: String?
+    /// Channel image or Atom logo/icon.
+    public var image: String?
+    /// RSS `lastBuildDate`/`pubDate` or Atom `updated`/`modified`.
+    public var updated: Date?
+
+    /// Creates metadata for a feed of a format.
+    public init(
+        format: FeedFormat,
+        title: String? = nil,
+        link: String? = nil,
+        feedURL: String? = nil,
+        description: String? = nil,
+        language: String? = nil,
+        authors: [FeedItem.Author] = [],
+        generator: String? = nil,
+        image: String? = nil,
+        updated: Date? = nil
+    ) {
+        self.format = format
+        self.title = title
+        self.link = link
+        self.feedURL = feedURL
+        self.description = description
+        self.language = language
+        self.authors = authors
+        self.generator = generator
+        self.image = image
+        self.updated = updated
+    }
+
+    /// A JSON Feed 1.1 document header for this feed (no items), as `tributary parse` prints it.
+    public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
+        JSONFeed(
+            title: title ?? "",
+            homePageURL: link,
+            feedURL: feedURL,
+            description: description,
+            icon: image,
+            authors: authors,
+            language: language,
+            items: items
+        )
+    }
+}

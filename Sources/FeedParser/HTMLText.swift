@@ -1,0 +1,240 @@
+import CLibXML2
+
+/// Byte-level helpers for the text inside feeds: HTML to plain text, entity decoding and markup escaping.
+enum HTMLText {
+    /// Plain text from HTML or text: tags stripped, entities decoded, whitespace collapsed and trimmed.
+    ///
+    /// A `<` only opens a tag when a letter, `/`, `!` or `?` follows, so `a < b` survives.
+    static func plainText(_ bytes: [UInt8], stripTags: Bool = true, decodeEntities: Bool = true) -> String {
+        bytes.withUnsafeBufferPointer { plainText($0, stripTags: stripTags, decodeEntities: decodeEntities) }
+    }
+
+    /// Plain text from bytes; see ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``.
+    static func plainText(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        stripTags: Bool = true,
+        decodeEntities: Bool = true
+    ) -> String {
+        if !needsWork(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        func append(_ byte: UInt8) {
+            if pendingSpace, !output.isEmpty { output.append(0x20) }
+            pendingSpace = false
+            output.append(byte)
+        }
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                pendingSpace = true
+                index += 1
+            } else if byte == 0xC2, index + 1 < count, bytes[index + 1] == 0xA0 {
+                pendingSpace = true  // U+00A0 NO-BREAK SPACE, from &nbsp; or &#160;
+                index += 2
+            } else if stripTags, byte == 0x3C, index + 1 < count, isTagStart(bytes[index + 1]),
+                let close = tagEnd(bytes, from: index)
+            {
+                let name = tagName(bytes, from: index + 1)
+                if name == "script" || name == "style" {
+                    index = skipElement(bytes, from: close + 1, name: name)
+                } else {
+                    index = close + 1
+                }
+                if name != "" && !inlineTags.contains(name) { pendingSpace = true }
+            } else if decodeEntities, byte == 0x26, let (scalar, next) = entity(bytes, at: index) {
+                if scalar == 0xA0 || scalar == 0x20 {
+                    pendingSpace = true
+                } else {
+                    var encoded: [UInt8] = []
+                    appendUTF8(scalar, to: &encoded)
+                    for byte in encoded { append(byte) }
+                }
+                index = next
+            } else {
+                append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Decodes character and entity references once, leaving everything else (double-escaped HTML becomes HTML).
+    static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x26, let (scalar, next) = entity(bytes, at: index) {
+                appendUTF8(scalar, to: &output)
+                index = next
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// Whether the text looks like HTML that was escaped twice: no tag, but an escaped one.
+    static func isDoubleEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.contains(0x3C) else { return false }
+        var index = 0
+        while index + 4 < bytes.count {
+            if bytes[index] == 0x26, bytes[index + 1] == 0x6C, bytes[index + 2] == 0x74, bytes[index + 3] == 0x3B,
+                isTagStart(bytes[index + 4])
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Appends a code point as UTF-8 (U+FFFD for an invalid one).
+    static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
+        let scalar = value > 0x10FFFF || (0xD800...0xDFFF).contains(value) ? 0xFFFD : value
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: - Private
+
+    private static let inlineTags: Set<String> = ["a", "b", "i", "em", "strong", "span", "font", "u", "small", "code"]
+
+    private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if first == 0x20 || last == 0x20 { return true }
+        var previousSpace = false
+        for byte in bytes {
+            switch byte {
+            case 0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2: return true
+            case 0x20:
+                if previousSpace { return true }
+                previousSpace = true
+            default: previousSpace = false
+            }
+        }
+        return false
+    }
+
+    private static func isTagStart(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x2F || byte == 0x21 || byte == 0x3F
+    }
+
+    private static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start + 1
+        var quote: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == 0x22 || byte == 0x27 {
+                quote = byte
+            } else if byte == 0x3E {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func tagName(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
+        var index = start
+        if index < bytes.count, bytes[index] == 0x2F { index += 1 }
+        var name: [UInt8] = []
+        while index < bytes.count, name.count < 16 {
+            let lower = bytes[index] | 0x20
+            guard (lower >= 0x61 && lower <= 0x7A) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) else { break }
+            name.append(lower)
+            index += 1
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    private static func skipElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, name: String) -> Int {
+        let closing = Array("</\(name)".utf8)
+        var index = start
+        while index + closing.count <= bytes.count {
+            var matches = true
+            for offset in 0..<closing.count where bytes[index + offset] | (offset > 1 ? 0x20 : 0) != closing[offset] {
+                matches = false
+                break
+            }
+            if matches, let end = tagEnd(bytes, from: index) { return end + 1 }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// Decodes `&name;`, `&#123;` or `&#x7B;` at `start`; returns the scalar and the index after the `;`.
+    static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (UInt32, Int)? {
+        var index = start + 1
+        guard index < bytes.count else { return nil }
+        if bytes[index] == 0x23 {
+            index += 1
+            var hex = false
+            if index < bytes.count, bytes[index] | 0x20 == 0x78 {
+                hex = true
+                index += 1
+            }
+            var value: UInt32 = 0
+            var digits = 0
+            while index < bytes.count, digits < 8 {
+                let byte = bytes[index]
+                let digit: UInt32
+                if byte >= 0x30 && byte <= 0x39 {
+                    digit = UInt32(byte - 0x30)
+                } else if hex, (byte | 0x20) >= 0x61, (byte | 0x20) <= 0x66 {
+                    digit = UInt32((byte | 0x20) - 0x61 + 10)
+                } else {
+                    break
+                }
+                value = value * (hex ? 16 : 10) + digit
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            if index < bytes.count, bytes[index] == 0x3B { index += 1 }
+            guard value > 0, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return (0xFFFD, index) }
+            return (value, index)
+        }
+        var name: [UInt8] = []
+        while index < bytes.count, name.count < 32, bytes[index] != 0x3B {
+            let byte = bytes[index]
+            guard (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || (byte >= 0x30 && byte <= 0x39) else { return nil }
+            name.append(byte)
+            index += 1
+        }
+        guard index < bytes.count, bytes[index] == 0x3B, !name.isEmpty else { return nil }
+        guard let value = namedEntity(name) else { return nil }
+        return (value, index + 1)
+    }
+
+    /// The code point of a named HTML 4 entity (libxml2's table), plus `&apos;`.
+    static func namedEntity(_ name: [UInt8]) -> UInt32? {
+        if name == [0x61, 0x70, 0x6F, 0x73] { return 0x27 }  // apos
+        var terminated = name
+        terminated.append(0)
+        return terminated.withUnsafeBufferPointer { buffer -> UInt32? in
+            guard let base = buffer.baseAddress, let description = htmlEntityLookup(base) else { return nil }
+            return UInt32(description.pointee.value)
+        }
+    }
+}

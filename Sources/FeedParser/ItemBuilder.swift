@@ -1,0 +1,92 @@
+import Foundation
+import TributaryCore
+
+/// The raw fields of one RSS item or Atom entry, collected while its element is open and turned into a
+/// ``FeedItem`` when it closes.
+struct ItemBuilder {
+    var guid: String?
+    var guidIsPermaLink = true
+    var atomID: String?
+    var link: String?
+    var alternateLink: String?
+    var firstAtomLink: String?
+    var title: String?
+    var description: [UInt8]?
+    var contentEncoded: [UInt8]?
+    var atomContentHTML: String?
+    var atomContentText: String?
+    var summary: String?
+    var published: Date?
+    var dcDate: Date?
+    var updated: Date?
+    var authors: [FeedItem.Author] = []
+    var tags: [String] = []
+    var thumbnail: String?
+    var itunesImage: String?
+    var attachments: [FeedItem.Attachment] = []
+    var itunesDuration: Double?
+    var origin: TributaryExtension.Origin?
+
+    /// Builds the normalised item; `sourceID` is stamped on it.
+    func build(sourceID: SourceID) -> FeedItem {
+        let url = alternateLink ?? link ?? firstAtomLink ?? permaLinkGUID
+        var item = FeedItem(id: "", url: url, title: title)
+        if let contentEncoded {
+            item.contentHTML = String(decoding: contentEncoded, as: UTF8.self)
+            if let description, !description.isEmpty { item.summary = HTMLText.plainText(description) }
+        } else if let atomContentHTML {
+            item.contentHTML = atomContentHTML
+        } else if let description {
+            item.contentHTML = description.withUnsafeBufferPointer { bytes in
+                HTMLText.isDoubleEscaped(bytes)
+                    ? String(decoding: HTMLText.decodeEntities(bytes), as: UTF8.self)
+                    : String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        if let atomContentText { item.contentText = atomContentText }
+        if let summary {
+            if item.contentHTML == nil, item.contentText == nil {
+                item.contentText = summary
+            } else {
+                item.summary = summary
+            }
+        }
+        item.datePublished = published ?? dcDate ?? updated
+        if let updated, updated != item.datePublished { item.dateModified = updated }
+        item.authors = authors
+        item.tags = tags
+        var attachments = self.attachments
+        if let itunesDuration, let index = attachments.firstIndex(where: { $0.durationInSeconds == nil }) {
+            attachments[index].durationInSeconds = itunesDuration
+        }
+        item.attachments = attachments
+        item.image =
+            thumbnail ?? itunesImage
+            ?? attachments.first(where: { $0.mimeType?.hasPrefix("image/") == true })?.url
+        let originalID = guid ?? atomID
+        item.tributary = TributaryExtension(source: sourceID, origin: origin, guid: originalID)
+        if let originalID, !originalID.isEmpty {
+            item.id = originalID
+        } else {
+            item.id = item.derivedID()
+        }
+        return item
+    }
+
+    private var permaLinkGUID: String? {
+        guard guidIsPermaLink, let guid, guid.hasPrefix("http://") || guid.hasPrefix("https://") else { return nil }
+        return guid
+    }
+
+    /// Adds an attachment unless one with the same URL is already there (an enclosure repeated as media:content).
+    mutating func addAttachment(_ attachment: FeedItem.Attachment) {
+        if let index = attachments.firstIndex(where: { $0.url == attachment.url }) {
+            attachments[index].mimeType = attachments[index].mimeType ?? attachment.mimeType
+            attachments[index].sizeInBytes = attachments[index].sizeInBytes ?? attachment.sizeInBytes
+            attachments[index].durationInSeconds =
+                attachments[index].durationInSeconds ?? attachment.durationInSeconds
+        } else {
+            attachments.append(attachment)
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import CLibXML2
+import Foundation
+public import TributaryCore
+
+/// Parses one RSS or Atom document as its bytes arrive, on libxml2's SAX2 push parser, and returns each item as
+/// soon as its element has closed.
+///
+/// Feed the bytes in chunks of any size with ``parse(_:)-([UInt8])`` (they are handed to libxml2 in pieces of at
+/// most 1 MiB), then call ``finish()``. Memory stays flat however long the feed is: only the item being read is
+/// kept. Malformed XML is recovered where libxml2 can, and reported through ``takeWarnings()``.
+///
+/// One parser reads one document and is used by one task; it is not `Sendable`.
+public final class StreamingFeedParser {
+    private static let chunkLimit = 1 << 20
+    private static let sniffLength = 1024
+
+    private let options: FeedParserOptions
+    private let handler: FeedSAXHandler
+    private var context: xmlParserCtxtPtr?
+    private var prefix: [UInt8] = []
+    private var finished = false
+    private var halted = false
+
+    /// Creates a parser for one document.
+    ///
+    /// - Throws: ``FeedParseError`` `.unsupportedEncoding` when ``FeedParserOptions/encodingOverride`` names an
+    ///   encoding libxml2 cannot decode.
+    public init(options: FeedParserOptions) throws {
+        if let override = options.encodingOverride, !EncodingSniffer.isKnown(override) {
+            throw FeedParseError(.unsupportedEncoding(override))
+        }
+        self.options = options
+        handler = FeedSAXHandler(options: options)
+    }
+
+    deinit {
+        if let context {
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            context.pointee.myDoc = nil
+            xmlFreeParserCtxt(context)
+        }
+    }
+
+    /// The channel (RSS) or feed (Atom) header read so far; `nil` until the root element told the format.
+    public var metadata: FeedMetadata? { handler.metadata }
+
+    /// Feeds the next bytes and returns the items they completed.
+    ///
+    /// - Throws: ``FeedParseError`` when the input is not a feed or entity expansion ran over its budget.
+    public func parse(_ bytes: UnsafeRawBufferPointer) throws -> [FeedItem] {
+        guard !finished, !halted else { return [] }
+        if context == nil {
+            prefix.append(contentsOf: bytes)
+            guard prefix.count >= Self.sniffLength else { return [] }
+            let initial = prefix
+            prefix = []
+            try start(with: initial)
+        } else {
+            try feed(bytes)
+        }
+        return drain()
+    }
+
+    /// Feeds the next bytes and returns the items they completed; see ``parse(_:)-(UnsafeRawBufferPointer)``.
+    public func parse(_ bytes: [UInt8]) throws -> [FeedItem] {
+        try bytes.withUnsafeBytes { try parse($0) }
+    }
+
+    /// Ends the document and returns the last items.
+    ///
+    /// - Throws: ``FeedParseError`` `.notAFeed` when no RSS or Atom root element was found (empty, binary or HTML
+    ///   input).
+    public func finish() throws -> [FeedItem] {
+        guard !finished else { return [] }
+        finished = true
+        if context == nil {
+            guard prefix.contains(where: { !(0x09...0x0D).contains($0) && $0 != 0x20 }) else {
+                throw FeedParseError(.notAFeed("the document is empty"))
+            }
+            let initial = prefix
+            prefix = []
+            try start(with: initial)
+        }
+        if let context, !halted {
+            xmlParseChunk(context, nil, 0, 1)
+            try checkState()
+        }
+        guard handler.rootSeen else { throw notAFeed() }
+        handler.finishDocument()
+        return drain()
+    }
+
+    /// Returns the warnings collected since the last call (recovered XML errors, truncated text, encoding
+    /// disagreements) and forgets them.
+    public func takeWarnings() -> [SourceWarning] {
+        defer { handler.warnings.removeAll() }
+        return handler.warnings
+    }
+
+    // MARK: - Private
+
+    private func start(with initial: [UInt8]) throws {
+        let choice = EncodingSniffer.choose(
+            prefix: initial,
+            httpCharset: options.httpCharset,
+            override: options.encodingOverride
+        )
+        handler.warnings.append(contentsOf: choice.warnings)
+        var sax = Self.makeSAXHandler()
+        guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, nil) else {
+            throw FeedParseError(.parserUnavailable)
+        }
+        self.context = context
+        let body = initial.dropFirst(choice.skip)
+        let head = Array(body.prefix(4))
+        let status = head.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                xmlCtxtResetPush(context, $0.baseAddress, Int32($0.count), nil, choice.encoding)
+            }
+        }
+        if status != 0, let encoding = choice.encoding { throw FeedParseError(.unsupportedEncoding(encoding)) }
+        var parserOptions = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
+        if choice.encoding != nil { parserOptions |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+        xmlCtxtUseOptions(context, parserOptions)
+        context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
+        handler.context = context
+        try Array(body.dropFirst(head.count)).withUnsafeBytes { try feed($0) }
+    }
+
+    private func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let context, var base = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0, !halted {
+            let count = min(remaining, Self.chunkLimit)
+            handler.bytesFed += count
+            xmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(count), 0)
+            try checkState()
+            base += count
+            remaining -= count
+        }
+    }
+
+    private func checkState() throws {
+        if let reason = handler.stopReason {
+            halted = true
+            throw reason
+        }
+        guard let context, context.pointee.instate == XML_PARSER_EOF, !halted else { return }
+        halted = true
+        guard handler.rootSeen else { throw notAFeed() }
+        if !finished {
+            let detail = handler.lastError.map { "line \($0.line): \($0.message)" } ?? "unknown error"
+            handler.warnings.append(
+                SourceWarning("parsing stopped early (\(detail)); the items before this point were kept")
+            )
+        }
+    }
+
+    private func notAFeed() -> FeedParseError {
+        if let error = handler.lastError {
+            return FeedParseError(
+                .notAFeed(
+                    "no XML root element could be read (line \(error.line), column \(error.column): \(error.message))"
+                )
+            )
+        }
+        return FeedParseError(.notAFeed("no XML root element was found"))
+    }
+
+    private func drain() -> [FeedItem] {
+        defer { handler.completed.removeAll(keepingCapacity: true) }
+        return handler.completed
+    }
+
+    /// SAX2 callbacks. The default SAX2 handlers are kept for the document prolog (they store internal entity
+    /// declarations in `myDoc`), external subsets and external entities are never resolved, and every callback that
+    /// sees element content forwards to the ``FeedSAXHandler`` kept in the context's `_private` field.
+    private static func makeSAXHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        xmlSAXVersion(&sax, 2)
+        sax.startElement = nil
+        sax.endElement = nil
+        sax.comment = nil
+        sax.processingInstruction = nil
+        sax.setDocumentLocator = nil
+        sax.warning = nil
+        sax.error = nil
+        sax.fatalError = nil
+        sax.reference = nil
+        sax.externalSubset = nil
+        sax.resolveEntity = nil
+        sax.unparsedEntityDecl = nil
+        sax.attributeDecl = nil
+        sax.elementDecl = nil
+        sax.notationDecl = nil
+        sax.entityDecl = { context, name, type, publicID, systemID, content in
+            // Only internal general entities are kept; external ones (XXE) and parameter entities are dropped.
+            guard type == Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue) else { return }
+            xmlSAX2EntityDecl(context, name, type, publicID, systemID, content)
+        }
+        sax.getEntity = { context, name in
+            guard let context, let name else { return nil }
+            let handler = saxHandler(context)
+            handler?.markWellFormed()
+            if let entity = xmlSAX2GetEntity(context, name) { return entity }
+            return handler?.htmlEntity(name)
+        }
+        sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
+            guard let context, let localName else { return }
+            withSAXHandler(context) {
+                $0.startElement(
+                    localName,
+                    prefix: prefix,
+                    namespace: namespace,
+                    attributeCount: Int(attributeCount),
+                    attributes: attributes
+                )
+            }
+        }
+        sax.endElementNs = { context, localName, prefix, _ in
+            guard let context, let localName else { return }
+            withSAXHandler(context) { $0.endElement(localName, prefix: prefix) }
+        }
+        sax.characters = { context, bytes, count in
+            guard let context, let bytes else { return }
+            withSAXHandler(context) { $0.characters(bytes, count: Int(count)) }
+        }
+        sax.cdataBlock = sax.characters
+        sax.ignorableWhitespace = sax.characters
+        sax.serror = { context, error in
+            guard let context, let error else { return }
+            saxHandler(context)?.error(error)
+        }
+        return sax
+    }
+}
+
+/// The ``FeedSAXHandler`` kept in a parser context's `_private` field.
+private func saxHandler(_ context: UnsafeMutableRawPointer) -> FeedSAXHandler? {
+    let parserContext = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let pointer = parserContext.pointee._private else { return nil }
+    return Unmanaged<FeedSAXHandler>.fromOpaque(pointer).takeUnretainedValue()
+}
+
+/// Calls `body` with the handler without retaining it (the parser keeps it alive); used on the hot paths.
+private func withSAXHandler(_ context: UnsafeMutableRawPointer, _ body: (FeedSAXHandler) -> Void) {
+    let parserContext = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let pointer = parserContext.pointee._private else { return }
+    Unmanaged<FeedSAXHandler>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+}

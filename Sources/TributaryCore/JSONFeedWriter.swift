@@ -1,0 +1,397 @@
+import Foundation
+
+/// Writes a JSON Feed 1.1 document piece by piece into a byte buffer: the header, then each item as it becomes
+/// available, then the footer, so that a feed of any length is written with flat memory.
+///
+/// The output decodes with `JSONDecoder` to exactly the ``JSONFeed`` and ``FeedItem`` values the `Codable`
+/// encoding would give. It is compact JSON with one item per line. Strings escape `"`, `\`, control characters,
+/// U+2028/U+2029 and `</` (so the output can sit inside a `<script>` element); everything else is written as
+/// UTF-8. Extension members are written in sorted key order, so the output is deterministic.
+///
+/// ```swift
+/// var writer = JSONFeedWriter()
+/// var buffer: [UInt8] = []
+/// writer.writeHeader(of: feed, into: &buffer)
+/// for item in items { writer.writeItem(item, into: &buffer) }
+/// writer.writeFooter(into: &buffer)
+/// ```
+public struct JSONFeedWriter: Sendable {
+    private var itemCount = 0
+
+    /// Creates a writer for one document.
+    public init() {}
+
+    /// The number of items written so far.
+    public var writtenItems: Int { itemCount }
+
+    /// Appends the document's opening: every top-level member of `feed` except `items` (which is ignored), then the
+    /// opening of the `items` array.
+    public mutating func writeHeader(of feed: JSONFeed, into buffer: inout [UInt8]) {
+        itemCount = 0
+        buffer.append(0x7B)
+        var first = true
+        Self.member("version", into: &buffer, first: &first)
+        Self.string(feed.version, into: &buffer)
+        Self.member("title", into: &buffer, first: &first)
+        Self.string(feed.title, into: &buffer)
+        Self.optional("home_page_url", feed.homePageURL, into: &buffer, first: &first)
+        Self.optional("feed_url", feed.feedURL, into: &buffer, first: &first)
+        Self.optional("description", feed.description, into: &buffer, first: &first)
+        Self.optional("user_comment", feed.userComment, into: &buffer, first: &first)
+        Self.optional("next_url", feed.nextURL, into: &buffer, first: &first)
+        Self.optional("icon", feed.icon, into: &buffer, first: &first)
+        Self.optional("favicon", feed.favicon, into: &buffer, first: &first)
+        if !feed.authors.isEmpty {
+            Self.member("authors", into: &buffer, first: &first)
+            Self.authors(feed.authors, into: &buffer)
+        }
+        Self.optional("language", feed.language, into: &buffer, first: &first)
+        if let expired = feed.expired {
+            Self.member("expired", into: &buffer, first: &first)
+            Self.raw(expired ? "true" : "false", into: &buffer)
+        }
+        Self.extensions(feed.extensions, excluding: nil, into: &buffer, first: &first)
+        Self.member("items", into: &buffer, first: &first)
+        buffer.append(0x5B)
+    }
+
+    /// Appends one item of the `items` array.
+    public mutating func writeItem(_ item: FeedItem, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: itemCount == 0 ? [0x0A] : [0x2C, 0x0A])
+        itemCount += 1
+        Self.item(item, into: &buffer)
+    }
+
+    /// Appends the end of the `items` array and of the document, and a final newline.
+    public mutating func writeFooter(into buffer: inout [UInt8]) {
+        if itemCount > 0 { buffer.append(0x0A) }
+        buffer.append(contentsOf: [0x5D, 0x7D, 0x0A])
+    }
+
+    /// The whole document at once.
+    public static func encode(_ feed: JSONFeed) -> [UInt8] {
+        var writer = JSONFeedWriter()
+        var buffer: [UInt8] = []
+        writer.writeHeader(of: feed, into: &buffer)
+        for item in feed.items { writer.writeItem(item, into: &buffer) }
+        writer.writeFooter(into: &buffer)
+        return buffer
+    }
+
+    // MARK: - Private
+
+    private static func item(_ item: FeedItem, into buffer: inout [UInt8]) {
+        buffer.append(0x7B)
+        var first = true
+        member("id", into: &buffer, first: &first)
+        string(item.id, into: &buffer)
+        optional("url", item.url, into: &buffer, first: &first)
+        optional("external_url", item.externalURL, into: &buffer, first: &first)
+        optional("title", item.title, into: &buffer, first: &first)
+        optional("content_html", item.contentHTML, into: &buffer, first: &first)
+        optional("content_text", item.contentText, into: &buffer, first: &first)
+        optional("summary", item.summary, into: &buffer, first: &first)
+        optional("image", item.image, into: &buffer, first: &first)
+        optional("banner_image", item.bannerImage, into: &buffer, first: &first)
+        if let date = item.datePublished {
+            member("date_published", into: &buffer, first: &first)
+            self.date(date, into: &buffer)
+        }
+        if let date = item.dateModified {
+            member("date_modified", into: &buffer, first: &first)
+            self.date(date, into: &buffer)
+        }
+        if !item.authors.isEmpty {
+            member("authors", into: &buffer, first: &first)
+            authors(item.authors, into: &buffer)
+        }
+        if !item.tags.isEmpty {
+            member("tags", into: &buffer, first: &first)
+            buffer.append(0x5B)
+            for (index, tag) in item.tags.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                string(tag, into: &buffer)
+            }
+            buffer.append(0x5D)
+        }
+        optional("language", item.language, into: &buffer, first: &first)
+        if !item.attachments.isEmpty {
+            member("attachments", into: &buffer, first: &first)
+            buffer.append(0x5B)
+            for (index, attachment) in item.attachments.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                buffer.append(0x7B)
+                var firstInner = true
+                member("url", into: &buffer, first: &firstInner)
+                string(attachment.url, into: &buffer)
+                optional("mime_type", attachment.mimeType, into: &buffer, first: &firstInner)
+                optional("title", attachment.title, into: &buffer, first: &firstInner)
+                if let size = attachment.sizeInBytes {
+                    member("size_in_bytes", into: &buffer, first: &firstInner)
+                    raw(String(size), into: &buffer)
+                }
+                if let duration = attachment.durationInSeconds {
+                    member("duration_in_seconds", into: &buffer, first: &firstInner)
+                    number(duration, into: &buffer)
+                }
+                buffer.append(0x7D)
+            }
+            buffer.append(0x5D)
+        }
+        if let tributary = item.tributary {
+            member("_tributary", into: &buffer, first: &first)
+            self.tributary(tributary, into: &buffer)
+        }
+        extensions(item.extensions, excluding: "_tributary", into: &buffer, first: &first)
+        buffer.append(0x7D)
+    }
+
+    private static func tributary(_ value: TributaryExtension, into buffer: inout [UInt8]) {
+        buffer.append(0x7B)
+        var first = true
+        optional("source", value.source?.rawValue, into: &buffer, first: &first)
+        if let origin = value.origin {
+            member("origin", into: &buffer, first: &first)
+            buffer.append(0x7B)
+            var firstInner = true
+            optional("title", origin.title, into: &buffer, first: &firstInner)
+            optional("url", origin.url, into: &buffer, first: &firstInner)
+            buffer.append(0x7D)
+        }
+        if !value.related.isEmpty {
+            member("related", into: &buffer, first: &first)
+            buffer.append(0x5B)
+            for (index, related) in value.related.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                buffer.append(0x7B)
+                var firstInner = true
+                member("title", into: &buffer, first: &firstInner)
+                string(related.title, into: &buffer)
+                optional("url", related.url, into: &buffer, first: &firstInner)
+                optional("publisher", related.publisher, into: &buffer, first: &firstInner)
+                buffer.append(0x7D)
+            }
+            buffer.append(0x5D)
+        }
+        optional("guid", value.guid, into: &buffer, first: &first)
+        if let firstSeen = value.firstSeen {
+            member("first_seen", into: &buffer, first: &first)
+            date(firstSeen, into: &buffer)
+        }
+        if !value.alsoIn.isEmpty {
+            member("also_in", into: &buffer, first: &first)
+            buffer.append(0x5B)
+            for (index, reference) in value.alsoIn.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                buffer.append(0x7B)
+                var firstInner = true
+                member("source", into: &buffer, first: &firstInner)
+                string(reference.source.rawValue, into: &buffer)
+                member("id", into: &buffer, first: &firstInner)
+                string(reference.id, into: &buffer)
+                optional("url", reference.url, into: &buffer, first: &firstInner)
+                buffer.append(0x7D)
+            }
+            buffer.append(0x5D)
+        }
+        buffer.append(0x7D)
+    }
+
+    private static func authors(_ authors: [FeedItem.Author], into buffer: inout [UInt8]) {
+        buffer.append(0x5B)
+        for (index, author) in authors.enumerated() {
+            if index > 0 { buffer.append(0x2C) }
+            buffer.append(0x7B)
+            var first = true
+            optional("name", author.name, into: &buffer, first: &first)
+            optional("url", author.url, into: &buffer, first: &first)
+            optional("avatar", author.avatar, into: &buffer, first: &first)
+            optional("_email", author.email, into: &buffer, first: &first)
+            buffer.append(0x7D)
+        }
+        buffer.append(0x5D)
+    }
+
+    private static func extensions(
+        _ extensions: [String: JSONValue],
+        excluding excluded: String?,
+        into buffer: inout [UInt8],
+        first: inout Bool
+    ) {
+        guard !extensions.isEmpty else { return }
+        for key in extensions.keys.sorted() where key.hasPrefix("_") && key != excluded {
+            guard let value = extensions[key] else { continue }
+            member(key, into: &buffer, first: &first)
+            json(value, into: &buffer)
+        }
+    }
+
+    private static func json(_ value: JSONValue, into buffer: inout [UInt8]) {
+        switch value {
+        case .null: raw("null", into: &buffer)
+        case .bool(let flag): raw(flag ? "true" : "false", into: &buffer)
+        case .number(let number): self.number(number, into: &buffer)
+        case .string(let text): string(text, into: &buffer)
+        case .array(let elements):
+            buffer.append(0x5B)
+            for (index, element) in elements.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                json(element, into: &buffer)
+            }
+            buffer.append(0x5D)
+        case .object(let members):
+            buffer.append(0x7B)
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                string(key, into: &buffer)
+                buffer.append(0x3A)
+                if let member = members[key] { json(member, into: &buffer) }
+            }
+            buffer.append(0x7D)
+        }
+    }
+
+    private static func member(_ key: StaticString, into buffer: inout [UInt8], first: inout Bool) {
+        if !first { buffer.append(0x2C) }
+        first = false
+        buffer.append(0x22)
+        key.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: [0x22, 0x3A])
+    }
+
+    private static func member(_ key: String, into buffer: inout [UInt8], first: inout Bool) {
+        if !first { buffer.append(0x2C) }
+        first = false
+        string(key, into: &buffer)
+        buffer.append(0x3A)
+    }
+
+    private static func optional(_ key: StaticString, _ value: String?, into buffer: inout [UInt8], first: inout Bool) {
+        guard let value else { return }
+        member(key, into: &buffer, first: &first)
+        string(value, into: &buffer)
+    }
+
+    private static func raw(_ text: String, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: text.utf8)
+    }
+
+    /// Integral values are written without a fraction (as `JSONEncoder` does for whole doubles); a non-finite
+    /// value, which JSON cannot hold, is written as `null`.
+    private static func number(_ value: Double, into buffer: inout [UInt8]) {
+        guard value.isFinite else { return raw("null", into: &buffer) }
+        if value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 {
+            raw(String(Int64(value)), into: &buffer)
+        } else {
+            raw("\(value)", into: &buffer)
+        }
+    }
+
+    private static func date(_ date: Date, into buffer: inout [UInt8]) {
+        let interval = date.timeIntervalSince1970
+        let whole = interval.rounded(.down)
+        guard interval - whole == 0, abs(whole) < 1e13 else {
+            return string(RFC3339.format(date), into: &buffer)
+        }
+        // Whole seconds, the common case: format without building a String.
+        let total = Int(whole)
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondsOfDay = total - days * 86_400
+        let (year, month, day) = RFC3339.civilFromDays(days)
+        guard (0...9999).contains(year) else { return string(RFC3339.format(date), into: &buffer) }
+        buffer.append(0x22)
+        digits(year, width: 4, into: &buffer)
+        buffer.append(0x2D)
+        digits(month, width: 2, into: &buffer)
+        buffer.append(0x2D)
+        digits(day, width: 2, into: &buffer)
+        buffer.append(0x54)
+        digits(secondsOfDay / 3600, width: 2, into: &buffer)
+        buffer.append(0x3A)
+        digits(secondsOfDay % 3600 / 60, width: 2, into: &buffer)
+        buffer.append(0x3A)
+        digits(secondsOfDay % 60, width: 2, into: &buffer)
+        buffer.append(contentsOf: [0x5A, 0x22])
+    }
+
+    private static func digits(_ value: Int, width: Int, into buffer: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            buffer.append(UInt8(0x30 + rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Bytes that may need escaping: control characters, `"`, `\\`, `/` (after `<`) and 0xE2 (U+2028/U+2029).
+    private static let special: [Bool] = (0..<256).map {
+        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F || $0 == 0xE2
+    }
+
+    /// Writes a JSON string; runs of bytes that need no escaping are copied in one go.
+    private static func string(_ value: String, into buffer: inout [UInt8]) {
+        buffer.append(0x22)
+        var value = value
+        value.withUTF8 { bytes in
+            special.withUnsafeBufferPointer { special in
+                var runStart = 0
+                var index = 0
+                let count = bytes.count
+                while index < count {
+                    let byte = bytes[index]
+                    if !special[Int(byte)] {
+                        index += 1
+                        continue
+                    }
+                    var escape: (UInt8, UInt8)?
+                    var unicodeEscape: UInt16?
+                    var skip = 1
+                    switch byte {
+                    case 0x22: escape = (0x5C, 0x22)
+                    case 0x5C: escape = (0x5C, 0x5C)
+                    case 0x0A: escape = (0x5C, 0x6E)
+                    case 0x0D: escape = (0x5C, 0x72)
+                    case 0x09: escape = (0x5C, 0x74)
+                    case 0x2F:
+                        guard index > 0, bytes[index - 1] == 0x3C else {
+                            index += 1
+                            continue
+                        }
+                        escape = (0x5C, 0x2F)
+                    case 0xE2:
+                        guard index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] | 1 == 0xA9 else {
+                            index += 1
+                            continue
+                        }
+                        unicodeEscape = bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029
+                        skip = 3
+                    default: unicodeEscape = UInt16(byte)
+                    }
+                    if runStart < index {
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    }
+                    if let escape {
+                        buffer.append(escape.0)
+                        buffer.append(escape.1)
+                    } else if let code = unicodeEscape {
+                        buffer.append(contentsOf: [0x5C, 0x75])
+                        buffer.append(hex[Int(code >> 12 & 0xF)])
+                        buffer.append(hex[Int(code >> 8 & 0xF)])
+                        buffer.append(hex[Int(code >> 4 & 0xF)])
+                        buffer.append(hex[Int(code & 0xF)])
+                    }
+                    index += skip
+                    runStart = index
+                }
+                if runStart < count {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+                }
+            }
+        }
+        buffer.append(0x22)
+    }
+}

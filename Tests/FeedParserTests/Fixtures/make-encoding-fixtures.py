@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Regenerates the encoding-*.xml fixtures from one UTF-8 source (run in this directory)."""
+
+TEMPLATE = """<?xml version="1.0" encoding="{declared}"?>
+<rss version="2.0"><channel><title>{title}</title><link>https://example.com/</link>
+<item><title>{item}</title><link>https://example.com/1</link><description>{description}</description></item>
+</channel></rss>
+"""
+
+LATIN = dict(title="Café crème", item="Über naïve façades – “quoted” €5", description="Ça va? Señor Müller")
+JAPANESE = dict(title="日本語のフィード", item="東京で初雪、平年より早く", description="ソースはShift_JISかEUC-JPです")
+
+FIXTURES = [
+    ("encoding-iso-8859-1.xml", "ISO-8859-1", "iso-8859-1", dict(LATIN, item="Über naïve façades")),
+    ("encoding-windows-1252.xml", "windows-1252", "cp1252", LATIN),
+    ("encoding-shift-jis.xml", "Shift_JIS", "shift_jis", JAPANESE),
+    ("encoding-euc-jp.xml", "EUC-JP", "euc_jp", JAPANESE),
+    ("encoding-utf-16le-bom.xml", "UTF-16", "utf-16-le", JAPANESE),
+    ("encoding-utf-16be-bom.xml", "UTF-16", "utf-16-be", LATIN),
+    ("encoding-utf-8-bom.xml", "UTF-8", "utf-8", JAPANESE),
+    ("encoding-http-charset-contradicts-declaration.xml", "ISO-8859-1", "cp1252", LATIN),
+]
+
+for name, declared, codec, text in FIXTURES:
+    data = TEMPLATE.format(declared=declared, **text).encode(codec)
+    if codec == "utf-16-le":
+        data = b"\xff\xfe" + data
+    elif codec == "utf-16-be":
+        data = b"\xfe\xff" + data
+    elif name == "encoding-utf-8-bom.xml":
+        data = b"\xef\xbb\xbf" + data
+    with open(name, "wb") as f:
+        f.write(data)

@@ -1,0 +1,101 @@
+import FeedParser
+import Foundation
+import Testing
+import TributaryCore
+
+@Suite struct SafetyTests {
+    private func rss(_ body: String, prolog: String = "") -> [UInt8] {
+        Array(
+            "<?xml version=\"1.0\"?>\(prolog)<rss version=\"2.0\"><channel><title>T</title>\(body)</channel></rss>".utf8
+        )
+    }
+
+    @Test func externalEntityLeaksNothingFromTheFileSystem() throws {
+        let prolog =
+            "<!DOCTYPE rss [<!ENTITY xxe SYSTEM \"file:///etc/passwd\"><!ENTITY % pe SYSTEM \"file:///etc/hostname\"> %pe;]>"
+        let result = try FixtureSupport.parse(
+            rss(
+                "<item><title>a&xxe;b</title><description>&xxe;</description><link>https://e.com/1</link></item>",
+                prolog: prolog
+            )
+        )
+        let item = try #require(result.items.first)
+        #expect(item.title == "ab")
+        let json = String(decoding: try JSONEncoder().encode(result.items), as: UTF8.self)
+        #expect(!json.contains("root:"))
+        let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? "root:x:0:0"
+        #expect(!json.contains(String(passwd.prefix(8))))
+    }
+
+    @Test func externalDTDIsNotLoaded() throws {
+        let prolog = "<!DOCTYPE rss SYSTEM \"file:///etc/passwd\">"
+        let result = try FixtureSupport.parse(rss("<item><title>&nbsp;x</title><guid>g</guid></item>", prolog: prolog))
+        #expect(result.items.map(\.title) == ["x"])
+    }
+
+    @Test func billionLaughsEndsFastWithAnEntityLimitError() throws {
+        var prolog = "<!DOCTYPE rss [<!ENTITY lol0 \"lollollollollollollollollollol\">"
+        for level in 1...12 {
+            let refs = String(repeating: "&lol\(level - 1);", count: 10)
+            prolog += "<!ENTITY lol\(level) \"\(refs)\">"
+        }
+        prolog += "]>"
+        let bytes = rss(
+            "<item><title>first</title><guid>1</guid></item><item><title>&lol12;</title><guid>2</guid></item>",
+            prolog: prolog
+        )
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: FeedParseError(.entityLimit)) { _ = try FixtureSupport.parse(bytes) }
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test func quadraticBlowupIsBounded() throws {
+        let big = String(repeating: "x", count: 100_000)
+        let refs = String(repeating: "&big;", count: 100_000)
+        let prolog = "<!DOCTYPE rss [<!ENTITY big \"\(big)\">]>"
+        let bytes = rss("<item><title>\(refs)</title><guid>2</guid></item>", prolog: prolog)
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let result = try FixtureSupport.parse(bytes)
+            #expect(result.items.allSatisfy { ($0.title?.utf8.count ?? 0) <= FeedParserOptions().maxTextBytes })
+        } catch let error as FeedParseError {
+            #expect(error == FeedParseError(.entityLimit))
+        }
+        #expect(clock.now - start < .seconds(10))
+    }
+
+    @Test func deeplyNestedElementsDoNotOverflowTheStack() throws {
+        let depth = 100_000
+        let body =
+            "<item><title>before</title><guid>1</guid></item><item><title>deep</title><guid>2</guid><description>"
+            + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth)
+            + "</description></item><item><title>after</title><guid>3</guid></item>"
+        let result = try FixtureSupport.parse(rss(body), splitAt: [1000, 50_000, 300_000])
+        #expect(result.items.first?.title == "before")
+        #expect(!result.warnings.isEmpty)
+    }
+
+    @Test func hugeTextNodeIsTruncatedOrStoppedWithinTheBudget() throws {
+        let huge = String(repeating: "0123456789", count: 5_000_000)  // 50 MB
+        let bytes = rss(
+            "<item><title>before</title><guid>1</guid></item><item><title>huge</title><guid>2</guid><description>"
+                + huge + "</description></item><item><title>after</title><guid>3</guid></item>"
+        )
+        let options = FeedParserOptions(sourceID: "s", maxTextBytes: 1 << 20)
+        let parser = try StreamingFeedParser(options: options)
+        var items: [FeedItem] = []
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + 256 * 1024)
+            items += try bytes[offset..<end].withUnsafeBytes { try parser.parse($0) }
+            offset = end
+        }
+        items += try parser.finish()
+        let warnings = parser.takeWarnings()
+        #expect(items.first?.title == "before")
+        #expect(items.allSatisfy { ($0.contentHTML?.utf8.count ?? 0) <= 1 << 20 })
+        #expect(!warnings.isEmpty)
+    }
+}
