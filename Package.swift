@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 "TributaryCore",
                 "Renderers",
+                "FeedParser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ] + adapters.map { .target(name: "\($0.name)Adapter") }

@@ -25,13 +25,14 @@ public struct JSONFeedWriter: Sendable {
     public var writtenItems: Int { itemCount }
 
     /// Appends the document's opening: every top-level member of `feed` except `items` (which is ignored), then the
-    /// opening of the `items` array.
+    /// opening of the `items` array. The version is always 1.1, whatever `feed.version` says, as with the `Codable`
+    /// encoding: what is written is a 1.1 document.
     public mutating func writeHeader(of feed: JSONFeed, into buffer: inout [UInt8]) {
         itemCount = 0
         buffer.append(0x7B)
         var first = true
         Self.member("version", into: &buffer, first: &first)
-        Self.string(feed.version, into: &buffer)
+        Self.string(JSONFeed.version1_1, into: &buffer)
         Self.member("title", into: &buffer, first: &first)
         Self.string(feed.title, into: &buffer)
         Self.optional("home_page_url", feed.homePageURL, into: &buffer, first: &first)

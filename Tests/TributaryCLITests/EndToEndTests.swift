@@ -276,6 +276,73 @@ enum JSONFeedValidator {
         #expect(feed.items.first { $0.id == "news-1" }?.contentText == "Budget vote & what it means")
     }
 
+    /// A fixture of the feed parser's tests.
+    static func parserFixture(_ name: String) -> URL {
+        repositoryRoot.appendingPathComponent("Tests/FeedParserTests/Fixtures/\(name)")
+    }
+
+    @Test(arguments: [
+        "google-news-top-stories-ja.xml", "google-news-search-en.xml", "atom-blog-xml-base-xhtml.xml",
+        "podcast-itunes-enclosures.xml", "rdf-rss10-dublin-core.xml", "encoding-shift-jis.xml",
+    ])
+    func parseOfAnXMLFeedPrintsValidJSONFeed1_1(fixture: String) throws {
+        let workspace = try Workspace()
+        let result = try TributaryProcess.run(["parse", Self.parserFixture(fixture).path], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try JSONFeedValidator.problems(in: result.standardOutput) == [])
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
+        #expect(!feed.items.isEmpty)
+        #expect(feed.items.allSatisfy { !$0.id.isEmpty && $0.sourceID == "input" })
+    }
+
+    @Test func parseReadsStandardInputAndRendersOtherFormats() throws {
+        let workspace = try Workspace()
+        let feed = try Data(contentsOf: Self.parserFixture("google-news-top-stories-ja.xml"))
+        let json = try TributaryProcess.run(["parse", "-"], in: workspace.url, standardInput: feed)
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(json.standardOutput.contains("日銀、追加利上げを決定"))
+        let markdown = try TributaryProcess.run(
+            ["parse", Self.parserFixture("google-news-top-stories-ja.xml").path, "--format", "markdown"],
+            in: workspace.url
+        )
+        #expect(markdown.status == 0, "\(markdown.standardError)")
+        #expect(markdown.standardOutput.hasPrefix("# "))
+        #expect(markdown.standardOutput.split(separator: "\n").filter { $0.hasPrefix("- [") }.count >= 3)
+    }
+
+    @Test func parseOfSomethingThatIsNotAFeedSaysWhatItFoundAndExitsOne() throws {
+        let workspace = try Workspace()
+        try workspace.write("empty.xml", "")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
+            to: workspace.url.appendingPathComponent("noise.bin")
+        )
+        let cases = [
+            (Self.parserFixture("not-a-feed-html-page.html").path, "the root element is <html>"),
+            ("empty.xml", "empty"),
+            ("noise.bin", "not a feed"),
+            ("https://example.org/feed.xml", "save the feed to a file"),
+            ("missing.xml", "missing.xml: no such file"),
+        ]
+        for (input, message) in cases {
+            let result = try TributaryProcess.run(["parse", input], in: workspace.url)
+            #expect(result.status == 1, "\(input)")
+            #expect(result.standardError.contains(message), "\(input): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "\(input)")
+        }
+    }
+
+    @Test func aTruncatedFeedKeepsItsItemsAndWarns() throws {
+        let workspace = try Workspace()
+        let result = try TributaryProcess.run(
+            ["parse", Self.parserFixture("broken-truncated.xml").path],
+            in: workspace.url
+        )
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("warning"))
+        let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
+        #expect(!feed.items.isEmpty)
+    }
+
     @Test func theValidatorRejectsWhatTheSpecificationForbids() throws {
         let invalid =
             #"{"version": "https://jsonfeed.org/version/1.1", "title": "x", "items": [{"id": "", "content_text": "a", "date_published": "yesterday"}]}"#
