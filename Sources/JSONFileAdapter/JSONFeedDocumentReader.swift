@@ -6,9 +6,10 @@ public import TributaryCore
 /// The `json-file` adapter reads its file through this type, and so can any other module that reads a JSON Feed
 /// file (such as `tributary parse FILE`), with the same errors and warnings:
 ///
-/// - The JSON syntax is checked strictly first (RFC 8259: no trailing commas, no comments, UTF-8), and a syntax
-///   error is a ``SourceError`` with ``SourceError/Reason/invalidJSON(path:line:column:detail:)`` naming the line and
-///   column (columns count characters, from 1).
+/// - The JSON syntax is checked strictly first by ``LocatedJSON/parse(_:maximumDepth:)``, as feeds.json is (RFC 8259:
+///   UTF-8, no trailing commas, no comments, no duplicate keys in one object), and a syntax error is a
+///   ``SourceError`` with ``SourceError/Reason/invalidJSON(path:line:column:detail:)`` naming the line and column
+///   (columns count characters, from 1).
 /// - Valid JSON without a `version` of the form `https://jsonfeed.org/version/…` or without an `items` array is
 ///   ``SourceError/Reason/notAFeed(path:detail:)``, saying what is missing.
 /// - Items are decoded one by one: an item that cannot be decoded (a bad date, an `id` that is an object) is
@@ -38,38 +39,31 @@ public enum JSONFeedDocumentReader {
         path: String?,
         sourceID: SourceID
     ) throws -> (feed: JSONFeed, warnings: [SourceWarning]) {
-        let bytes = try utf8Bytes(of: data, path: path, sourceID: sourceID)
-        if let failure = JSONSyntaxValidator.firstError(in: bytes) {
-            let position = TextPosition(byteOffset: failure.byteOffset, in: bytes)
+        // Core's strict parser, the one feeds.json is read with, checks the syntax and locates the first error.
+        let root: LocatedJSON
+        do {
+            root = try LocatedJSON.parse(data)
+        } catch {
             throw SourceError(
                 sourceID: sourceID,
-                reason: .invalidJSON(path: path, line: position.line, column: position.column, detail: failure.message)
+                reason: .invalidJSON(path: path, line: error.line, column: error.column, detail: error.detail)
             )
         }
-        let document: LenientFeedDocument
-        do {
-            document = try JSONDecoder().decode(LenientFeedDocument.self, from: Data(bytes))
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+        guard root.members != nil else {
             throw SourceError(
                 sourceID: sourceID,
                 reason: .notAFeed(
                     path: path,
-                    detail: "the document is \(topLevelKind(of: bytes)), not an object with \"version\" and \"items\""
+                    detail: "the document is \(root.typeDescription), not an object with \"version\" and \"items\""
                 )
             )
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            // The strict check passed but Foundation still refused the syntax: locate its complaint as best we can.
-            let position = JSONErrorLocation.position(of: context, in: bytes)
-            throw SourceError(
-                sourceID: sourceID,
-                reason: .invalidJSON(
-                    path: path,
-                    line: position.line,
-                    column: position.column,
-                    detail: context.debugDescription
-                ),
-                underlying: context.underlyingError
-            )
+        }
+        // The items are decoded with Foundation rather than from the parsed tree, whose numbers are `Double`s:
+        // `JSONDecoder` keeps large numeric ids exact. The byte order mark the parser allowed is not passed on.
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+        let document: LenientFeedDocument
+        do {
+            document = try JSONDecoder().decode(LenientFeedDocument.self, from: body)
         } catch {
             throw SourceError(
                 sourceID: sourceID,
@@ -143,28 +137,6 @@ public enum JSONFeedDocumentReader {
 
     // MARK: - Private
 
-    /// The document as UTF-8 bytes without a byte order mark. JSON exchanged between systems must be UTF-8
-    /// (RFC 8259 §8.1), so a UTF-16 or UTF-32 file is refused with a fix rather than guessed at.
-    private static func utf8Bytes(of data: Data, path: String?, sourceID: SourceID) throws -> [UInt8] {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            bytes.removeFirst(3)
-        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
-            || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
-        {
-            throw SourceError(
-                sourceID: sourceID,
-                reason: .invalidJSON(
-                    path: path,
-                    line: 1,
-                    column: 1,
-                    detail: "the file is UTF-16 or UTF-32; save it as UTF-8"
-                )
-            )
-        }
-        return bytes
-    }
-
     /// Checks that the document is a JSON Feed at all, and returns its items.
     private static func checkShape(
         of document: LenientFeedDocument,
@@ -236,18 +208,6 @@ public enum JSONFeedDocumentReader {
         for index in item.authors.indices {
             item.authors[index].url = resolve(item.authors[index].url)
             item.authors[index].avatar = resolve(item.authors[index].avatar)
-        }
-    }
-
-    /// What the top-level value is, from its first byte (the syntax is already known to be valid).
-    private static func topLevelKind(of bytes: [UInt8]) -> String {
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        switch first {
-        case UInt8(ascii: "["): return "an array"
-        case UInt8(ascii: "\""): return "a string"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
-        case UInt8(ascii: "n"): return "null"
-        default: return "a number"
         }
     }
 

@@ -159,7 +159,7 @@ import TributaryCore
 
     @Test(arguments: [
         ("trailing-comma.json", 5, 34, "trailing comma"),
-        ("truncated.json", 6, 22, "end of file inside a string"),
+        ("truncated.json", 6, 18, "no closing '\"' before the end of the file"),
         ("garbage-line-3.json", 3, 22, "found '@'"),
     ])
     func invalidJSONFailsWithLineAndColumn(_ fixture: String, _ line: Int, _ column: Int, _ detail: String)

@@ -175,6 +175,18 @@ import TributaryCore
         #expect(syntaxError(Data([UInt8(ascii: "\""), 0xC0, 0xAF, UInt8(ascii: "\"")]))?.column == 2)
     }
 
+    @Test(arguments: [String.Encoding.utf16, .utf16BigEndian, .utf16LittleEndian, .utf32, .utf32LittleEndian])
+    func refusesUTF16AndUTF32WithAFix(encoding: String.Encoding) throws {
+        let data = try #require(#"{"a": 1}"#.data(using: encoding))
+        #expect(
+            syntaxError(data)
+                == JSONSyntaxError(
+                    position: JSONPosition(line: 1, column: 1),
+                    detail: "the file is UTF-16 or UTF-32; save it as UTF-8"
+                )
+        )
+    }
+
     @Test func failsCleanlyOnDeepNesting() {
         let error = syntaxError(String(repeating: "[", count: 10_000))
         #expect(

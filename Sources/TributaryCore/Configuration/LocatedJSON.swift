@@ -3,8 +3,8 @@ public import Foundation
 /// A parsed JSON document in which every value knows where it starts in the text, so that messages about a
 /// value (a bad duration, an unknown kind) can name its line and column.
 ///
-/// The parser follows RFC 8259 strictly: UTF-8 input (a leading byte order mark is skipped), no comments, no
-/// trailing commas, no duplicate keys within one object. It is iterative, with a nesting limit, so hostile input
+/// The parser follows RFC 8259 strictly: UTF-8 input (a leading byte order mark is skipped; UTF-16 and UTF-32 are
+/// refused as such), no comments, no trailing commas, no duplicate keys within one object. It is iterative, with a nesting limit, so hostile input
 /// cannot overflow the stack. Use ``jsonValue`` to drop the positions.
 public struct LocatedJSON: Sendable, Hashable {
     /// The nesting depth ``parse(_:maximumDepth:)`` accepts by default.

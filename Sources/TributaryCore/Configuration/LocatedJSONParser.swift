@@ -27,7 +27,16 @@ struct LocatedJSONParser {
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> LocatedJSON {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
+        {
+            // JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1). A UTF-16 or UTF-32 byte order mark, or
+            // a NUL among the first two bytes (ASCII text in a wider encoding), is named as such rather than as
+            // the first odd byte.
+            throw error("the file is UTF-16 or UTF-32; save it as UTF-8")
+        }
         var stack: [Frame] = []
         while true {
             skipWhitespace()
