@@ -6,8 +6,9 @@ public import TributaryCore
 /// The `json-file` adapter reads its file through this type, and so can any other module that reads a JSON Feed
 /// file (such as `tributary parse FILE`), with the same errors and warnings:
 ///
-/// - The JSON syntax is checked strictly first by ``LocatedJSON/parse(_:maximumDepth:)``, as feeds.json is (RFC 8259:
-///   UTF-8, no trailing commas, no comments, no duplicate keys in one object), and a syntax error is a
+/// - The JSON syntax is checked strictly first by ``LocatedJSON/parse(_:maximumDepth:allowsDuplicateKeys:)``, as
+///   feeds.json is (RFC 8259: UTF-8, no trailing commas, no comments), except that a key may appear twice in an
+///   object (RFC 8259 allows it, and other readers accept such feeds), and a syntax error is a
 ///   ``SourceError`` with ``SourceError/Reason/invalidJSON(path:line:column:detail:)`` naming the line and column
 ///   (columns count characters, from 1).
 /// - Valid JSON without a `version` of the form `https://jsonfeed.org/version/…` or without an `items` array is
@@ -42,7 +43,7 @@ public enum JSONFeedDocumentReader {
         // Core's strict parser, the one feeds.json is read with, checks the syntax and locates the first error.
         let root: LocatedJSON
         do {
-            root = try LocatedJSON.parse(data)
+            root = try LocatedJSON.parse(data, allowsDuplicateKeys: true)
         } catch {
             throw SourceError(
                 sourceID: sourceID,

@@ -194,7 +194,6 @@ import TributaryCore
         ("{\"a\": [1, 2", 1, 12, "expected ',' or ']' after array element, found the end of the file"),
         ("// comment\n{}", 1, 1, "comments are not allowed"),
         ("\u{FEFF}{\"a\":\n x}", 2, 2, "invalid literal 'x'"),
-        ("{\"items\": [],\n \"items\": []}", 2, 2, "duplicate key \"items\" (first at line 1, column 2)"),
         ("{\"a\": 1e400}", 1, 7, "number 1e400 is out of range"),
     ])
     func syntaxErrorsNameTheExactLineAndColumn(_ json: String, _ line: Int, _ column: Int, _ detail: String) {
@@ -206,6 +205,15 @@ import TributaryCore
         #expect(actualLine == line)
         #expect(actualColumn == column)
         #expect(actualDetail.contains(detail), "\(actualDetail)")
+    }
+
+    @Test func aKeyThatAppearsTwiceIsReadAsOtherReadersReadIt() throws {
+        // RFC 8259 only says names SHOULD be unique; feeds.json refuses duplicates, feeds from elsewhere do not.
+        let json =
+            #"{"version": "https://jsonfeed.org/version/1.1", "title": "A", "title": "B", "items": [{"id": "1", "content_text": "x"}]}"#
+        let document = try JSONFeedDocumentReader.read(data: Data(json.utf8), path: "feed.json", sourceID: "s")
+        #expect(["A", "B"].contains(document.feed.title))
+        #expect(document.feed.items.map(\.id) == ["1"])
     }
 
     @Test func invalidUTF8IsASyntaxError() {

@@ -128,6 +128,13 @@ import TributaryCore
         )
     }
 
+    @Test func acceptsDuplicateKeysOnlyWhenAsked() throws {
+        let data = Data(#"{"a": 1, "b": {"a": 2, "a": 3}}"#.utf8)
+        #expect(throws: JSONSyntaxError.self) { try LocatedJSON.parse(data) }
+        let tree = try LocatedJSON.parse(data, allowsDuplicateKeys: true)
+        #expect(tree.member("b")?.value.members?.map(\.key) == ["a", "a"])
+    }
+
     @Test(arguments: [
         ("", 1, 1, "expected a JSON value, found the end of the file"),
         ("{} x", 1, 4, "unexpected 'x' after the end of the JSON value"),

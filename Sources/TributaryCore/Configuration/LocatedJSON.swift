@@ -7,7 +7,7 @@ public import Foundation
 /// refused as such), no comments, no trailing commas, no duplicate keys within one object. It is iterative, with a nesting limit, so hostile input
 /// cannot overflow the stack. Use ``jsonValue`` to drop the positions.
 public struct LocatedJSON: Sendable, Hashable {
-    /// The nesting depth ``parse(_:maximumDepth:)`` accepts by default.
+    /// The nesting depth ``parse(_:maximumDepth:allowsDuplicateKeys:)`` accepts by default.
     public static let defaultMaximumDepth = 512
 
     /// A JSON value whose children are themselves located.
@@ -58,11 +58,20 @@ public struct LocatedJSON: Sendable, Hashable {
     /// - Parameters:
     ///   - data: UTF-8 JSON text, optionally starting with a byte order mark.
     ///   - maximumDepth: how deeply arrays and objects may nest.
+    ///   - allowsDuplicateKeys: whether a key may appear twice in one object. RFC 8259 only says names SHOULD be
+    ///     unique: feeds.json refuses duplicates (one of them is a mistake), feeds from elsewhere are read as
+    ///     tolerantly as other readers read them.
     /// - Throws: ``JSONSyntaxError`` naming the line, the column and what was expected there.
-    public static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth) throws(JSONSyntaxError)
-        -> LocatedJSON
-    {
-        var parser = LocatedJSONParser(bytes: [UInt8](data), maximumDepth: maximumDepth)
+    public static func parse(
+        _ data: Data,
+        maximumDepth: Int = defaultMaximumDepth,
+        allowsDuplicateKeys: Bool = false
+    ) throws(JSONSyntaxError) -> LocatedJSON {
+        var parser = LocatedJSONParser(
+            bytes: [UInt8](data),
+            maximumDepth: maximumDepth,
+            allowsDuplicateKeys: allowsDuplicateKeys
+        )
         return try parser.parseDocument()
     }
 

@@ -1,4 +1,4 @@
-/// The RFC 8259 parser behind ``LocatedJSON/parse(_:maximumDepth:)``.
+/// The RFC 8259 parser behind ``LocatedJSON/parse(_:maximumDepth:allowsDuplicateKeys:)``.
 ///
 /// It keeps its own stack of open arrays and objects instead of recursing, so the nesting limit, not the thread's
 /// stack size, decides how deep a document may go. Every byte is consumed through ``advance()``, which keeps the
@@ -6,6 +6,7 @@
 struct LocatedJSONParser {
     private let bytes: [UInt8]
     private let maximumDepth: Int
+    private let allowsDuplicateKeys: Bool
     private var index = 0
     private var line = 1
     private var column = 1
@@ -21,7 +22,8 @@ struct LocatedJSONParser {
         var keyPositions: [String: JSONPosition] = [:]
     }
 
-    init(bytes: [UInt8], maximumDepth: Int) {
+    init(bytes: [UInt8], maximumDepth: Int, allowsDuplicateKeys: Bool = false) {
+        self.allowsDuplicateKeys = allowsDuplicateKeys
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
@@ -197,7 +199,7 @@ struct LocatedJSONParser {
         }
         let keyPosition = position
         let key = try parseString()
-        if let first = frame.keyPositions[key] {
+        if !allowsDuplicateKeys, let first = frame.keyPositions[key] {
             throw JSONSyntaxError(
                 position: keyPosition,
                 detail: "duplicate key \"\(key)\" (first at line \(first.line), column \(first.column)); remove one"
