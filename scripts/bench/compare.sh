@@ -124,7 +124,7 @@ XML
         grep -q '"items"' "$work/probe.json" && grep -q 'Probe headline' "$work/probe.json"; then
         :
     else
-        tributary_reason="\`tributary parse\` does not handle RSS yet: $(grep -m 1 . "$work/probe.err" || echo 'no JSON Feed output')"
+        tributary_reason="\`tributary parse\` does not handle RSS yet ($(grep -m 1 . "$work/probe.err" | cut -c 1-60 || echo 'no JSON Feed output'))"
     fi
 fi
 [[ -z "$tributary_reason" ]] || log "tributary: not available: $tributary_reason"
@@ -156,8 +156,9 @@ measure() {
         if [[ -z "$best_seconds" ]] || awk -v a="$elapsed" -v b="$best_seconds" 'BEGIN { exit !(a < b) }'; then
             best_seconds=$elapsed
         fi
-        ((kib > peak_kib)) && peak_kib=$kib
+        if ((kib > peak_kib)); then peak_kib=$kib; fi
     done
+    return 0
 }
 
 rows=()       # tool|feed|bytes|seconds|kib|note
