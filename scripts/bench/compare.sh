@@ -2,12 +2,13 @@
 # Side-by-side benchmark of `tributary parse` against libxml2 (a SAX2 C program and xmllint), sfeed and Python
 # feedparser on generated Google-News-like feeds (issue 3, "Performance"). See Benchmarks/README.md.
 #
-#   scripts/bench/compare.sh [--runs N] [--huge] [--check] [--no-build] [--feed NAME]...
+#   scripts/bench/compare.sh [--runs N] [--huge] [--check] [--no-build] [--tributary PATH] [--feed NAME]...
 #
 #   --runs N     runs per tool and feed; the best (shortest) wall time is reported (default 3)
 #   --huge       also run the 1 GB RSS feed (feedparser is skipped above 100 MB)
 #   --check      exit 1 when a target fails (default: always exit 0 once the table is printed)
 #   --no-build   use the tributary binary already in .build/release instead of building it
+#   --tributary PATH  measure this tributary binary instead (implies --no-build), e.g. another worktree's build
 #   --feed NAME  run only this feed (repeatable): google-news-10MB, google-news-100MB, atom-10MB, google-news-1GB
 #
 # Installs what is missing (apt-get: sfeed libxml2-utils python3 time libxml2-dev pkg-config; pip: feedparser).
@@ -25,6 +26,7 @@ runs=3
 huge=0
 check=0
 do_build=1
+tributary=""
 selected=()
 while (($#)); do
     case "$1" in
@@ -33,8 +35,9 @@ while (($#)); do
         --huge) huge=1; shift ;;
         --check) check=1; shift ;;
         --no-build) do_build=0; shift ;;
+        --tributary) tributary="${2:?--tributary needs a path}"; do_build=0; shift 2 ;;
         --feed) selected+=("${2:?--feed needs a name}"); shift 2 ;;
-        -h | --help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -101,8 +104,8 @@ fi
 # tributary: built in release mode, then probed on a tiny feed.
 # >>> TRIBUTARY: available as soon as `tributary parse FILE` prints JSON Feed for RSS/Atom (issue 3). Nothing to
 # >>> switch on here: the probe below decides, and the row says "not available" (with the reason) until then.
-tributary="$build/release/tributary"
 tributary_reason=""
+[[ -n "$tributary" ]] || tributary="$build/release/tributary"
 if ((do_build)); then
     log "building tributary (release)..."
     if ! (cd "$repository" && swift build -c release --product tributary) >"$work/tributary-build.log" 2>&1; then
@@ -110,7 +113,7 @@ if ((do_build)); then
     fi
 fi
 if [[ -z "$tributary_reason" && ! -x "$tributary" ]]; then
-    tributary_reason="no binary at .build/release/tributary"
+    tributary_reason="no executable at $tributary"
 fi
 if [[ -z "$tributary_reason" ]]; then
     probe="$work/probe.xml"
@@ -147,7 +150,7 @@ measure() {
     for ((run = 1; run <= runs; run++)); do
         start=$EPOCHREALTIME
         if ! /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" <"$input" >/dev/null 2>"$work/run.err"; then
-            measure_error="exit $(tail -n 1 "$work/time.out" | grep -o '[0-9]*$' || echo '?'): $(grep -m 1 . "$work/run.err" || true)"
+            measure_error="$(grep -o -m 1 'exited with non-zero status [0-9]*\|terminated by signal [0-9]*' "$work/time.out" || echo 'failed'): $(grep -m 1 . "$work/run.err" | cut -c 1-80 || true)"
             return 1
         fi
         end=$EPOCHREALTIME
