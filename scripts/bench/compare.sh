@@ -127,7 +127,7 @@ XML
         grep -q '"items"' "$work/probe.json" && grep -q 'Probe headline' "$work/probe.json"; then
         :
     else
-        tributary_reason="\`tributary parse\` does not handle RSS yet ($(grep -m 1 . "$work/probe.err" | cut -c 1-60 || echo 'no JSON Feed output'))"
+        tributary_reason="\`tributary parse\` does not handle RSS yet ($(grep -m 1 . "$work/probe.err" | sed "s|$probe|probe.xml|g" | cut -c 1-80 || echo 'no JSON Feed output'))"
     fi
 fi
 [[ -z "$tributary_reason" ]] || log "tributary: not available: $tributary_reason"
@@ -185,7 +185,7 @@ for feed in "${selected[@]}"; do
                 if [[ -n "$feedparser_reason" ]]; then
                     note="not available: $feedparser_reason"
                 elif ((bytes > 100000000)); then
-                    note="skipped: feedparser is only run up to 100 MB (it needs about 4x the file in memory)"
+                    note="skipped: feedparser is only run up to 100 MB (it needs several times the file's size in memory)"
                 else
                     command=(python3 -c 'import feedparser,sys; feedparser.parse(sys.argv[1])' "$file")
                 fi
@@ -274,7 +274,7 @@ fi
 if [[ " ${selected[*]} " == *" google-news-1GB "* ]]; then
     k="${kib_of["tributary/google-news-1GB"]:-}"
     [[ -n "$k" ]] && verdict PASS "tributary parses google-news-1GB (peak $(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }') MiB)" ||
-        verdict FAIL "tributary parses google-news-1GB: not measured or failed"
+        verdict FAIL "tributary parses google-news-1GB: ${tributary_reason:+not available, }not measured or failed"
 fi
 
 # Terminal table.
