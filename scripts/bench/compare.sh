@@ -207,6 +207,7 @@ done
 # --- Reporting ----------------------------------------------------------------------------------------------------
 
 cpu_model=$(grep -m 1 -E '^(model name|Model|cpu model)' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+# shellcheck source=/dev/null # os-release is the running system's
 machine_lines=(
     "CPU: ${cpu_model:-unknown}, $(nproc) cores available (nproc)"
     "RAM: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
@@ -273,8 +274,11 @@ else
 fi
 if [[ " ${selected[*]} " == *" google-news-1GB "* ]]; then
     k="${kib_of["tributary/google-news-1GB"]:-}"
-    [[ -n "$k" ]] && verdict PASS "tributary parses google-news-1GB (peak $(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }') MiB)" ||
+    if [[ -n "$k" ]]; then
+        verdict PASS "tributary parses google-news-1GB (peak $(awk -v k="$k" 'BEGIN { printf "%.1f", k / 1024 }') MiB)"
+    else
         verdict FAIL "tributary parses google-news-1GB: ${tributary_reason:+not available, }not measured or failed"
+    fi
 fi
 
 # Terminal table.
