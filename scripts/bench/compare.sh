@@ -104,6 +104,7 @@ fi
 # tributary: built in release mode, then probed on a tiny feed.
 # >>> TRIBUTARY: available as soon as `tributary parse FILE` prints JSON Feed for RSS/Atom (issue 3). Nothing to
 # >>> switch on here: the probe below decides, and the row says "not available" (with the reason) until then.
+# >>> The measured command is in command_for below; --tributary PATH measures another build (e.g. a branch's).
 tributary_reason=""
 [[ -n "$tributary" ]] || tributary="$build/release/tributary"
 if ((do_build)); then
@@ -137,70 +138,90 @@ command -v python3 >/dev/null && python3 -c 'import feedparser' 2>/dev/null || f
 
 # --- Measuring ----------------------------------------------------------------------------------------------------
 
-# measure STDIN COMMAND...: runs COMMAND $runs times with stdout to /dev/null; sets best_seconds (shortest wall time)
-# and peak_kib (the largest peak RSS over the runs, from GNU time's %M). GNU time's %e has only 10 ms resolution,
-# so the wall time is taken with bash's microsecond EPOCHREALTIME around the run (it includes exec'ing time, <1 ms).
-measure() {
-    local input="$1"
-    shift
-    best_seconds=""
-    peak_kib=0
-    measure_error=""
-    local run start end elapsed kib
-    for ((run = 1; run <= runs; run++)); do
-        start=$EPOCHREALTIME
-        if ! /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" <"$input" >/dev/null 2>"$work/run.err"; then
-            measure_error="$(grep -o -m 1 'exited with non-zero status [0-9]*\|terminated by signal [0-9]*' "$work/time.out" || echo 'failed'): $(grep -m 1 . "$work/run.err" | cut -c 1-80 || true)"
-            return 1
-        fi
-        end=$EPOCHREALTIME
-        elapsed=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')
-        kib=$(tail -n 1 "$work/time.out" | awk '{ print $2 }')
-        if [[ -z "$best_seconds" ]] || awk -v a="$elapsed" -v b="$best_seconds" 'BEGIN { exit !(a < b) }'; then
-            best_seconds=$elapsed
-        fi
-        if ((kib > peak_kib)); then peak_kib=$kib; fi
-    done
+# measure_once KEY STDIN COMMAND...: runs COMMAND once with stdout to /dev/null and keeps, under KEY, the shortest
+# wall time (seconds_of) and the largest peak RSS (kib_of, GNU time's %M) seen so far. GNU time's %e has only 10 ms
+# resolution, so the wall time is taken with bash's microsecond EPOCHREALTIME around the run (it includes exec'ing
+# GNU time, well under a millisecond).
+measure_once() {
+    local key="$1" input="$2"
+    shift 2
+    local start end elapsed kib
+    start=$EPOCHREALTIME
+    if ! /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" <"$input" >/dev/null 2>"$work/run.err"; then
+        failure_of["$key"]="$(grep -o -m 1 'exited with non-zero status [0-9]*\|terminated by signal [0-9]*' "$work/time.out" || echo 'failed'): $(grep -m 1 . "$work/run.err" | cut -c 1-80 || true)"
+        return 0
+    fi
+    end=$EPOCHREALTIME
+    elapsed=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')
+    kib=$(tail -n 1 "$work/time.out" | awk '{ print $2 }')
+    local best="${seconds_of["$key"]:-}"
+    if [[ -z "$best" ]] || awk -v a="$elapsed" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+        seconds_of["$key"]=$elapsed
+    fi
+    if ((kib > ${kib_of["$key"]:-0})); then kib_of["$key"]=$kib; fi
     return 0
 }
 
-rows=()       # tool|feed|bytes|seconds|kib|note
-declare -A seconds_of kib_of
+# command_for TOOL FILE BYTES: sets `command` (empty when the tool is not run), `input` (its stdin) and `note`.
+command_for() {
+    local tool="$1" file="$2" bytes="$3"
+    note=""
+    command=()
+    input=/dev/null
+    case "$tool" in
+        tributary)
+            # >>> TRIBUTARY: the measured command. The probe above decides whether it runs.
+            if [[ -n "$tributary_reason" ]]; then note="not available: $tributary_reason"; else command=("$tributary" parse "$file"); fi
+            ;;
+        sax-count)
+            if [[ -n "$sax_reason" ]]; then note="not available: $sax_reason"; else command=("$sax_count" "$file"); fi
+            ;;
+        xmllint)
+            if command -v xmllint >/dev/null; then command=(xmllint --stream --noout "$file"); else note="not available: xmllint is not installed"; fi
+            ;;
+        sfeed)
+            if command -v sfeed >/dev/null; then command=(sfeed) input="$file"; else note="not available: sfeed is not installed"; fi
+            ;;
+        feedparser)
+            if [[ -n "$feedparser_reason" ]]; then
+                note="not available: $feedparser_reason"
+            elif ((bytes > 100000000)); then
+                note="skipped: feedparser is only run up to 100 MB (it needs several times the file's size in memory)"
+            else
+                command=(python3 -c 'import feedparser,sys; feedparser.parse(sys.argv[1])' "$file")
+            fi
+            ;;
+    esac
+}
+
+load_before=$(cut -d ' ' -f 1 /proc/loadavg)
+rows=() # tool|feed|bytes|seconds|kib|note
+declare -A seconds_of kib_of failure_of
 tools=(tributary sax-count xmllint sfeed feedparser)
 
+# Runs are interleaved (run 1 of every tool, then run 2 of every tool, ...) so that a burst of load on a shared
+# machine hits all tools alike instead of one of them.
 for feed in "${selected[@]}"; do
     file="$feeds_dir/$feed.xml"
     bytes=$(stat -c %s "$file")
     cat "$file" >/dev/null # warm the page cache so that no tool pays for the disk
-    for tool in "${tools[@]}"; do
-        note=""
-        command=()
-        input=/dev/null
-        case "$tool" in
-            tributary) [[ -n "$tributary_reason" ]] && note="not available: $tributary_reason" || command=("$tributary" parse "$file") ;;
-            sax-count) [[ -n "$sax_reason" ]] && note="not available: $sax_reason" || command=("$sax_count" "$file") ;;
-            xmllint) command -v xmllint >/dev/null && command=(xmllint --stream --noout "$file") || note="not available: xmllint is not installed" ;;
-            sfeed) command -v sfeed >/dev/null && { command=(sfeed); input="$file"; } || note="not available: sfeed is not installed" ;;
-            feedparser)
-                if [[ -n "$feedparser_reason" ]]; then
-                    note="not available: $feedparser_reason"
-                elif ((bytes > 100000000)); then
-                    note="skipped: feedparser is only run up to 100 MB (it needs several times the file's size in memory)"
-                else
-                    command=(python3 -c 'import feedparser,sys; feedparser.parse(sys.argv[1])' "$file")
-                fi
-                ;;
-        esac
-        if ((${#command[@]})); then
-            log "$feed: $tool ($runs runs)"
-            if measure "$input" "${command[@]}"; then
-                seconds_of["$tool/$feed"]=$best_seconds
-                kib_of["$tool/$feed"]=$peak_kib
-            else
-                note="failed: $measure_error"
+    for ((run = 1; run <= runs; run++)); do
+        log "$feed: run $run of $runs"
+        for tool in "${tools[@]}"; do
+            command_for "$tool" "$file" "$bytes"
+            if ((${#command[@]})) && [[ -z "${failure_of["$tool/$feed"]:-}" ]]; then
+                measure_once "$tool/$feed" "$input" "${command[@]}"
             fi
+        done
+    done
+    for tool in "${tools[@]}"; do
+        command_for "$tool" "$file" "$bytes"
+        key="$tool/$feed"
+        if [[ -n "${failure_of["$key"]:-}" ]]; then
+            note="failed: ${failure_of["$key"]}"
+            unset 'seconds_of[$key]' 'kib_of[$key]'
         fi
-        rows+=("$tool|$feed|$bytes|${seconds_of["$tool/$feed"]:-}|${kib_of["$tool/$feed"]:-}|$note")
+        rows+=("$tool|$feed|$bytes|${seconds_of["$key"]:-}|${kib_of["$key"]:-}|$note")
     done
 done
 
@@ -214,6 +235,7 @@ machine_lines=(
     "OS: $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r)"
     "libxml2: $(pkg-config --modversion libxml-2.0 2>/dev/null || echo unknown)"
     "Swift: $(swift --version 2>&1 | grep -m 1 -i 'swift version' || echo unknown)"
+    "Load (1-minute average, $(nproc) cores): $load_before before the runs, $(cut -d ' ' -f 1 /proc/loadavg) after; other work on the machine slows the tools unevenly"
     "sfeed: $(dpkg-query -W -f '${Version}' sfeed 2>/dev/null || echo unknown); feedparser: $(python3 -c 'import feedparser; print(feedparser.__version__)' 2>/dev/null || echo unknown) on $(python3 --version 2>&1)"
 )
 
