@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A separate package so that the root package (and its CI build) never depends on package-benchmark.
+// Run with `cd Benchmarks && swift package benchmark`; see README.md.
+
+// TODO(FeedParser): set to true once the root package exports the `FeedParser` library product (issue 3); that
+// links it here and switches on Benchmarks/FeedParserBenchmarks/ParserBenchmarks.swift (`#if canImport(FeedParser)`).
+let hasFeedParser = false
+
+let package = Package(
+    name: "TributaryBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Tributary", path: ".."),
+        // Only the malloc interposer (allocation counts); the default traits would add the Swift 6.3 runtime (ARC)
+        // interposer, whose package is not needed here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FeedParserBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TributaryCore", package: "Tributary"),
+            ] + (hasFeedParser ? [.product(name: "FeedParser", package: "Tributary")] : []),
+            path: "Benchmarks/FeedParserBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
