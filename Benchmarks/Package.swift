@@ -6,7 +6,7 @@ import PackageDescription
 
 // TODO(FeedParser): set to true once the root package exports the `FeedParser` library product (issue 3); that
 // links it here and switches on Benchmarks/FeedParserBenchmarks/ParserBenchmarks.swift (`#if canImport(FeedParser)`).
-let hasFeedParser = false
+let hasFeedParser = true
 
 let package = Package(
     name: "TributaryBenchmarks",
