@@ -4,10 +4,6 @@ import PackageDescription
 // A separate package so that the root package (and its CI build) never depends on package-benchmark.
 // Run with `cd Benchmarks && swift package benchmark`; see README.md.
 
-// TODO(FeedParser): set to true once the root package exports the `FeedParser` library product (issue 3); that
-// links it here and switches on Benchmarks/FeedParserBenchmarks/ParserBenchmarks.swift (`#if canImport(FeedParser)`).
-let hasFeedParser = true
-
 let package = Package(
     name: "TributaryBenchmarks",
     platforms: [.macOS(.v15)],
@@ -23,7 +19,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TributaryCore", package: "Tributary"),
-            ] + (hasFeedParser ? [.product(name: "FeedParser", package: "Tributary")] : []),
+                .product(name: "FeedParser", package: "Tributary"),
+            ],
             path: "Benchmarks/FeedParserBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )

@@ -1,11 +1,6 @@
 // Parser throughput and allocations per item, on an in-memory Google-News-like document.
-//
-// TODO(FeedParser): switch on by setting `hasFeedParser = true` in Benchmarks/Package.swift once the root package
-// exports the `FeedParser` library product; `canImport(FeedParser)` then compiles the benchmarks below.
 
 import Benchmark
-
-#if canImport(FeedParser)
 import FeedParser
 import Foundation
 import TributaryCore
@@ -74,9 +69,3 @@ enum ParserBenchmarks {
         try body(parser.finish())
     }
 }
-#else
-/// Parser benchmarks are off until `FeedParser` is linked (see the TODO at the top of this file).
-enum ParserBenchmarks {
-    static func register() -> [Benchmark] { [] }
-}
-#endif
