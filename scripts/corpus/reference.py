@@ -13,7 +13,8 @@ Every feed is parsed from its bytes with the HTTP headers a server would send: `
 (no charset, so the BOM and the XML declaration decide the encoding, as in Tributary without an HTTP charset) and
 `Content-Location: BASE_URL`, so relative links resolve against the same fixed URL the Swift test passes as
 `baseURL`. A corpus file whose leading comment has a `Header: Content-Location: URL` line (feedparser's own
-convention) uses that URL instead, on both sides.
+convention) uses that URL instead, on both sides. With chardet installed, feedparser guesses the encoding of a
+feed that declares none (illformed/chardet/*); without it those feeds decode as windows-1252.
 
 feedparser's values are normalised the way Tributary normalises items (DESIGN.md section 3):
 - title: plain text. When feedparser says the title is HTML or XHTML (`title_detail.type`), tags are removed
