@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(
             name: "FeedParserTests",
             dependencies: ["FeedParser", "TributaryCore"],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures"), .copy("Corpus")]
         ),
         .testTarget(
             name: "TributaryCLITests",
