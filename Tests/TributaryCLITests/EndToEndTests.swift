@@ -3,7 +3,10 @@ import Testing
 import TributaryCore
 
 /// Runs the built `tributary` binary on fixture configurations in temporary directories, as a user would.
-@Suite struct EndToEndTests {
+///
+/// Serialized: each test blocks a thread while it waits for the child process, and the cooperative pool has as
+/// many threads as cores (two on CI), which the rest of the suite needs for its own timers.
+@Suite(.serialized) struct EndToEndTests {
     static let healthyConfig = """
         {
           "$schema": "./feeds.schema.json",
@@ -246,7 +249,8 @@ enum JSONFeedValidator {
     }
 }
 
-@Suite struct JSONFeedValidityTests {
+/// Serialized for the same reason as ``EndToEndTests``.
+@Suite(.serialized) struct JSONFeedValidityTests {
     /// The repository's root, from this file's path.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
