@@ -118,20 +118,20 @@ enum HTMLText {
 
     private static let inlineTags: Set<String> = ["a", "b", "i", "em", "strong", "span", "font", "u", "small", "code"]
 
+    /// Bytes that make text need the slow path: `<`, `&`, tab, newline, return and 0xC2 (U+00A0).
+    private static let slowBytes: [Bool] = (0..<256).map { [0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2].contains($0) }
+
     private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         if first == 0x20 || last == 0x20 { return true }
-        var previousSpace = false
-        for byte in bytes {
-            switch byte {
-            case 0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2: return true
-            case 0x20:
-                if previousSpace { return true }
-                previousSpace = true
-            default: previousSpace = false
+        return slowBytes.withUnsafeBufferPointer { slow in
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if slow[Int(byte)] || (byte == 0x20 && previous == 0x20) { return true }
+                previous = byte
             }
+            return false
         }
-        return false
     }
 
     private static func isTagStart(_ byte: UInt8) -> Bool {

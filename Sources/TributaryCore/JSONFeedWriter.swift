@@ -327,69 +327,76 @@ public struct JSONFeedWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Bytes that may need escaping: control characters, `"`, `\\`, `/` (after `<`) and 0xE2 (U+2028/U+2029).
-    private static let special: [Bool] = (0..<256).map {
-        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F || $0 == 0xE2
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any byte of `word` is below 0x20 or equal to `"`, `\\`, `/` or 0xE2 (SWAR: each test sets the high
+    /// bit of a byte that matches; false positives only cost a closer look).
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = hasZero(word ^ (ones &* 0x22))
+        let backslash = hasZero(word ^ (ones &* 0x5C))
+        let slash = hasZero(word ^ (ones &* 0x2F))
+        let e2 = hasZero(word ^ (ones &* 0xE2))
+        return control | quote | backslash | slash | e2 != 0
     }
 
-    /// Writes a JSON string; runs of bytes that need no escaping are copied in one go.
+    /// Writes a JSON string; runs of bytes that need no escaping are copied in one go, found eight bytes at a time.
     private static func string(_ value: String, into buffer: inout [UInt8]) {
         buffer.append(0x22)
         var value = value
         value.withUTF8 { bytes in
-            special.withUnsafeBufferPointer { special in
-                var runStart = 0
-                var index = 0
-                let count = bytes.count
-                while index < count {
-                    let byte = bytes[index]
-                    if !special[Int(byte)] {
-                        index += 1
-                        continue
-                    }
-                    var escape: (UInt8, UInt8)?
-                    var unicodeEscape: UInt16?
-                    var skip = 1
-                    switch byte {
-                    case 0x22: escape = (0x5C, 0x22)
-                    case 0x5C: escape = (0x5C, 0x5C)
-                    case 0x0A: escape = (0x5C, 0x6E)
-                    case 0x0D: escape = (0x5C, 0x72)
-                    case 0x09: escape = (0x5C, 0x74)
-                    case 0x2F:
-                        guard index > 0, bytes[index - 1] == 0x3C else {
-                            index += 1
-                            continue
-                        }
-                        escape = (0x5C, 0x2F)
-                    case 0xE2:
-                        guard index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] | 1 == 0xA9 else {
-                            index += 1
-                            continue
-                        }
-                        unicodeEscape = bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029
-                        skip = 3
-                    default: unicodeEscape = UInt16(byte)
-                    }
-                    if runStart < index {
-                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                    }
-                    if let escape {
-                        buffer.append(escape.0)
-                        buffer.append(escape.1)
-                    } else if let code = unicodeEscape {
-                        buffer.append(contentsOf: [0x5C, 0x75])
-                        buffer.append(hex[Int(code >> 12 & 0xF)])
-                        buffer.append(hex[Int(code >> 8 & 0xF)])
-                        buffer.append(hex[Int(code >> 4 & 0xF)])
-                        buffer.append(hex[Int(code & 0xF)])
-                    }
-                    index += skip
-                    runStart = index
+            guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return }
+            let count = bytes.count
+            var runStart = 0
+            var index = 0
+            /// Escapes the byte at `index` if it must be, and moves past it.
+            func step() {
+                let byte = bytes[index]
+                var skip = 1
+                let escape: StaticString
+                switch byte {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                case 0x2F where index > 0 && bytes[index - 1] == 0x3C: escape = "\\/"
+                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] | 1 == 0xA9:
+                    escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    skip = 3
+                case 0x00..<0x20: escape = ""
+                default:
+                    index += 1
+                    return
                 }
-                if runStart < count {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+                if runStart < index {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 }
+                if escape.utf8CodeUnitCount > 0 {
+                    buffer.append(
+                        contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
+                    )
+                } else {
+                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+                index += skip
+                runStart = index
+            }
+            while index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if !mayNeedEscaping(word) {
+                    index += 8
+                    continue
+                }
+                let stop = index + 8
+                while index < stop { step() }
+            }
+            while index < count { step() }
+            if runStart < count {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
             }
         }
         buffer.append(0x22)
