@@ -23,6 +23,8 @@ final class FeedSAXHandler {
         case item, channel, author, origin, channelImage
     }
 
+    // The hot stored properties are marked `@exclusivity(unchecked)`: the handler is only ever used from one
+    // callback at a time, and the runtime's dynamic exclusivity checks cost about 8% of parse time.
     private struct Frame {
         var kind: ElementKind
         var baseCount: Int
@@ -38,15 +40,15 @@ final class FeedSAXHandler {
     /// The parser context, for line numbers and for stopping the parser.
     var context: xmlParserCtxtPtr?
     /// Set when the parser must stop: not a feed, entity limit.
-    private(set) var stopReason: FeedParseError?
+    @exclusivity(unchecked) private(set) var stopReason: FeedParseError?
     private(set) var format: FeedFormat?
     private(set) var rootSeen = false
     /// The most recent libxml2 error message, for messages about input that could not be read at all.
     private(set) var lastError: (message: String, line: Int, column: Int)?
-    var completed: [FeedItem] = []
+    @exclusivity(unchecked) var completed: [FeedItem] = []
     var warnings: [SourceWarning] = []
     private var errorCount = 0
-    private var malformed = false
+    @exclusivity(unchecked) private var malformed = false
 
     // Channel header.
     private var channelTitle: String?
@@ -60,34 +62,37 @@ final class FeedSAXHandler {
     private var channelAuthors: [FeedItem.Author] = []
 
     // Element state.
-    private var stack: [Frame] = []
-    private var bases: [String] = []
-    private var skippedDepth = 0
+    @exclusivity(unchecked) private var stack: [Frame] = []
+    @exclusivity(unchecked) private var bases: [String] = []
+    @exclusivity(unchecked) private var skippedDepth = 0
     private var depthWarned = false
     private var atomWithoutNamespace = false
-    private var cache = [CacheEntry](repeating: CacheEntry(localName: nil, namespace: nil, kind: .other), count: 256)
-    private var item = ItemBuilder()
-    private var inItem = false
-    private var itemDepth = -1
+    @exclusivity(unchecked) private var cache = [CacheEntry](
+        repeating: CacheEntry(localName: nil, namespace: nil, kind: .other),
+        count: 256
+    )
+    @exclusivity(unchecked) private var item = ItemBuilder()
+    @exclusivity(unchecked) private var inItem = false
+    @exclusivity(unchecked) private var itemDepth = -1
     private var author: FeedItem.Author?
     private var authorScope = Scope.item
-    private var sourceDepth = -1
+    @exclusivity(unchecked) private var sourceDepth = -1
     private var origin = TributaryExtension.Origin()
 
     // Text capture.
-    private var capturing: ElementKind?
-    private var captureScope = Scope.item
-    private var captureDepth = -1
-    private var captureType = TextType.text
-    private var captureBaseCount = 0
+    @exclusivity(unchecked) private var capturing: ElementKind?
+    @exclusivity(unchecked) private var captureScope = Scope.item
+    @exclusivity(unchecked) private var captureDepth = -1
+    @exclusivity(unchecked) private var captureType = TextType.text
+    @exclusivity(unchecked) private var captureBaseCount = 0
     private var captureAttribute: String?
-    private var xhtmlWrapperDepth = -1
+    @exclusivity(unchecked) private var xhtmlWrapperDepth = -1
     private let text = TextBuffer()
-    private var truncated = false
+    @exclusivity(unchecked) private var truncated = false
 
     // Entity expansion accounting.
-    private var charactersDelivered = 0
-    var bytesFed = 0
+    @exclusivity(unchecked) private var charactersDelivered = 0
+    @exclusivity(unchecked) var bytesFed = 0
 
     // HTML entities that feeds use without declaring them, served from a private document.
     private var entityDocument: xmlDocPtr?

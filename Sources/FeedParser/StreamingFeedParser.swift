@@ -20,6 +20,8 @@ public final class StreamingFeedParser {
     private var prefix: [UInt8] = []
     private var finished = false
     private var halted = false
+    /// Whether the input starts like XML (`<` after whitespace or a UTF-8 BOM), to tell broken XML from non-XML.
+    private var looksLikeMarkup = false
 
     /// Creates a parser for one document.
     ///
@@ -106,6 +108,8 @@ public final class StreamingFeedParser {
             override: options.encodingOverride
         )
         handler.warnings.append(contentsOf: choice.warnings)
+        let content = initial.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        looksLikeMarkup = content.first == 0x3C
         var sax = Self.makeSAXHandler()
         guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, nil) else {
             throw FeedParseError(.parserUnavailable)
@@ -157,6 +161,9 @@ public final class StreamingFeedParser {
     }
 
     private func notAFeed() -> FeedParseError {
+        if looksLikeMarkup, let error = handler.lastError {
+            return FeedParseError(.malformed(line: error.line, column: error.column, detail: error.message))
+        }
         if let error = handler.lastError {
             return FeedParseError(
                 .notAFeed(

@@ -330,17 +330,19 @@ public struct JSONFeedWriter: Sendable {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// Whether any byte of `word` is below 0x20 or equal to `"`, `\\`, `/` or 0xE2 (SWAR: each test sets the high
-    /// bit of a byte that matches; false positives only cost a closer look).
+    /// A mask with the high bit set in each byte of `word` that is below 0x20 or equal to `"`, `\\`, `<` or 0xE2
+    /// (SWAR; bytes above a true match may be flagged too, the lowest flagged byte is always a true match).
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    private static func escapeCandidates(_ word: UInt64) -> UInt64 {
+        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
         let control = (word &- ones &* 0x20) & ~word & highs
-        let quote = hasZero(word ^ (ones &* 0x22))
-        let backslash = hasZero(word ^ (ones &* 0x5C))
-        let slash = hasZero(word ^ (ones &* 0x2F))
-        let e2 = hasZero(word ^ (ones &* 0xE2))
-        return control | quote | backslash | slash | e2 != 0
+        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+            | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0xE2))
+    }
+
+    /// Bytes that may need escaping: control characters, `"`, `\\`, `<` (before `/`) and 0xE2 (U+2028/U+2029).
+    private static let special: [Bool] = (0..<256).map {
+        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0xE2
     }
 
     /// Writes a JSON string; runs of bytes that need no escaping are copied in one go, found eight bytes at a time.
@@ -349,54 +351,62 @@ public struct JSONFeedWriter: Sendable {
         var value = value
         value.withUTF8 { bytes in
             guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return }
-            let count = bytes.count
-            var runStart = 0
-            var index = 0
-            /// Escapes the byte at `index` if it must be, and moves past it.
-            func step() {
-                let byte = bytes[index]
-                var skip = 1
-                let escape: StaticString
-                switch byte {
-                case 0x22: escape = "\\\""
-                case 0x5C: escape = "\\\\"
-                case 0x0A: escape = "\\n"
-                case 0x0D: escape = "\\r"
-                case 0x09: escape = "\\t"
-                case 0x2F where index > 0 && bytes[index - 1] == 0x3C: escape = "\\/"
-                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] | 1 == 0xA9:
-                    escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-                    skip = 3
-                case 0x00..<0x20: escape = ""
-                default:
-                    index += 1
-                    return
+            special.withUnsafeBufferPointer { special in
+                let count = bytes.count
+                var runStart = 0
+                var index = 0
+                while index < count {
+                    if index + 8 <= count {
+                        // Jump straight to the first candidate byte of the next eight (the lowest flagged byte is
+                        // always a true candidate; little-endian load).
+                        let mask = escapeCandidates(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                        if mask == 0 {
+                            index += 8
+                            continue
+                        }
+                        index += mask.trailingZeroBitCount >> 3
+                    }
+                    let byte = bytes[index]
+                    guard special[Int(byte)] else {
+                        index += 1
+                        continue
+                    }
+                    var skip = 1
+                    let escape: StaticString
+                    switch byte {
+                    case 0x22: escape = "\\\""
+                    case 0x5C: escape = "\\\\"
+                    case 0x0A: escape = "\\n"
+                    case 0x0D: escape = "\\r"
+                    case 0x09: escape = "\\t"
+                    case 0x3C where index + 1 < count && bytes[index + 1] == 0x2F:
+                        // `</` becomes `<\/`: the '<' stays in the run, the '/' is escaped.
+                        index += 1
+                        escape = "\\/"
+                    case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] | 1 == 0xA9:
+                        escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                        skip = 3
+                    case 0x00..<0x20: escape = ""
+                    default:
+                        index += 1
+                        continue
+                    }
+                    if runStart < index {
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    }
+                    if escape.utf8CodeUnitCount > 0 {
+                        buffer.append(
+                            contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
+                        )
+                    } else {
+                        buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    }
+                    index += skip
+                    runStart = index
                 }
-                if runStart < index {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                if runStart < count {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
                 }
-                if escape.utf8CodeUnitCount > 0 {
-                    buffer.append(
-                        contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
-                    )
-                } else {
-                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-                index += skip
-                runStart = index
-            }
-            while index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if !mayNeedEscaping(word) {
-                    index += 8
-                    continue
-                }
-                let stop = index + 8
-                while index < stop { step() }
-            }
-            while index < count { step() }
-            if runStart < count {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
             }
         }
         buffer.append(0x22)

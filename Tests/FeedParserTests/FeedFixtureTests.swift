@@ -317,6 +317,21 @@ import TributaryCore
         }
     }
 
+    @Test func xmlBrokenBeforeTheRootElementIsMalformed() throws {
+        do {
+            _ = try FixtureSupport.parse(Array("<?xml version=\"1.0\"?>\n<<<>>> not really xml".utf8))
+            Issue.record("broken XML parsed as a feed")
+        } catch let error as FeedParseError {
+            guard case .malformed(let line, _, let detail) = error.reason else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(line == 2)
+            #expect(!detail.isEmpty)
+            #expect(error.description.hasPrefix("malformed XML at line 2"))
+        }
+    }
+
     @Test func convenienceAPIMatchesTheStreamingParser() throws {
         let data = try FixtureSupport.data("podcast-itunes-enclosures.xml")
         let convenience = try FeedParser.parse(data: data, options: FixtureSupport.options())
