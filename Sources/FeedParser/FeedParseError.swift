@@ -22,6 +22,7 @@ public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// What went wrong and what to do about it, in one line.
     public var description: String {
         switch reason {
         case .notAFeed(let detail):

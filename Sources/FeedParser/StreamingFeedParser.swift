@@ -28,6 +28,7 @@ public final class StreamingFeedParser {
     /// - Throws: ``FeedParseError`` `.unsupportedEncoding` when ``FeedParserOptions/encodingOverride`` names an
     ///   encoding libxml2 cannot decode.
     public init(options: FeedParserOptions) throws {
+        Self.initializeLibXML2()
         if let override = options.encodingOverride, !EncodingSniffer.isKnown(override) {
             throw FeedParseError(.unsupportedEncoding(override))
         }
@@ -100,6 +101,17 @@ public final class StreamingFeedParser {
     }
 
     // MARK: - Private
+
+    /// libxml2 must be initialised once before parsers are used on several threads (`xmlInitParser` is not
+    /// reentrant); a `static let` runs its initialiser exactly once, thread-safely.
+    private static let libxml2Initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    private static func initializeLibXML2() {
+        _ = libxml2Initialized
+    }
 
     private func start(with initial: [UInt8]) throws {
         let choice = EncodingSniffer.choose(

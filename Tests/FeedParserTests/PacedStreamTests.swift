@@ -54,3 +54,28 @@ import TributaryCore
         #expect(last == 0)
     }
 }
+
+@Suite struct ConcurrentParsingTests {
+    /// Parsers on many tasks at once give the same output as one at a time (no shared state between them).
+    @Test func parsersOnConcurrentTasksAreIndependent() async throws {
+        let names = ChunkBoundaryTests.fixtures
+        var expected: [String: [FeedItem]] = [:]
+        for name in names { expected[name] = try FixtureSupport.parseFixture(name).items }
+        let results = try await withThrowingTaskGroup(of: (String, [FeedItem]).self) { group in
+            for round in 0..<4 {
+                for name in names {
+                    group.addTask {
+                        let bytes = try FixtureSupport.bytes(name)
+                        let split = (round + 1) * 97 % max(bytes.count, 1)
+                        return (name, try FixtureSupport.parse(bytes, splitAt: [split]).items)
+                    }
+                }
+            }
+            var collected: [(String, [FeedItem])] = []
+            for try await result in group { collected.append(result) }
+            return collected
+        }
+        #expect(results.count == names.count * 4)
+        for (name, items) in results { #expect(items == expected[name], "\(name)") }
+    }
+}
