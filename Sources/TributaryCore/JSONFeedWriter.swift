@@ -28,38 +28,21 @@ public struct JSONFeedWriter: Sendable {
     /// opening of the `items` array.
     public mutating func writeHeader(of feed: JSONFeed, into buffer: inout [UInt8]) {
         itemCount = 0
-        buffer.append(0x7B)
-        var first = true
-        Self.member("version", into: &buffer, first: &first)
-        Self.string(feed.version, into: &buffer)
-        Self.member("title", into: &buffer, first: &first)
-        Self.string(feed.title, into: &buffer)
-        Self.optional("home_page_url", feed.homePageURL, into: &buffer, first: &first)
-        Self.optional("feed_url", feed.feedURL, into: &buffer, first: &first)
-        Self.optional("description", feed.description, into: &buffer, first: &first)
-        Self.optional("user_comment", feed.userComment, into: &buffer, first: &first)
-        Self.optional("next_url", feed.nextURL, into: &buffer, first: &first)
-        Self.optional("icon", feed.icon, into: &buffer, first: &first)
-        Self.optional("favicon", feed.favicon, into: &buffer, first: &first)
-        if !feed.authors.isEmpty {
-            Self.member("authors", into: &buffer, first: &first)
-            Self.authors(feed.authors, into: &buffer)
-        }
-        Self.optional("language", feed.language, into: &buffer, first: &first)
-        if let expired = feed.expired {
-            Self.member("expired", into: &buffer, first: &first)
-            Self.raw(expired ? "true" : "false", into: &buffer)
-        }
-        Self.extensions(feed.extensions, excluding: nil, into: &buffer, first: &first)
-        Self.member("items", into: &buffer, first: &first)
-        buffer.append(0x5B)
+        var out = ByteWriter(capacity: 1024)
+        defer { out.deallocate() }
+        Self.header(feed, into: &out)
+        out.flush(into: &buffer)
     }
 
     /// Appends one item of the `items` array.
     public mutating func writeItem(_ item: FeedItem, into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: itemCount == 0 ? [0x0A] : [0x2C, 0x0A])
+        var out = ByteWriter(capacity: 4096)
+        defer { out.deallocate() }
+        if itemCount > 0 { out.append(0x2C) }
+        out.append(0x0A)
         itemCount += 1
-        Self.item(item, into: &buffer)
+        Self.item(item, into: &out)
+        out.flush(into: &buffer)
     }
 
     /// Appends the end of the `items` array and of the document, and a final newline.
@@ -80,7 +63,35 @@ public struct JSONFeedWriter: Sendable {
 
     // MARK: - Private
 
-    private static func item(_ item: FeedItem, into buffer: inout [UInt8]) {
+    private static func header(_ feed: JSONFeed, into buffer: inout ByteWriter) {
+        buffer.append(0x7B)
+        var first = true
+        member("version", into: &buffer, first: &first)
+        string(feed.version, into: &buffer)
+        member("title", into: &buffer, first: &first)
+        string(feed.title, into: &buffer)
+        optional("home_page_url", feed.homePageURL, into: &buffer, first: &first)
+        optional("feed_url", feed.feedURL, into: &buffer, first: &first)
+        optional("description", feed.description, into: &buffer, first: &first)
+        optional("user_comment", feed.userComment, into: &buffer, first: &first)
+        optional("next_url", feed.nextURL, into: &buffer, first: &first)
+        optional("icon", feed.icon, into: &buffer, first: &first)
+        optional("favicon", feed.favicon, into: &buffer, first: &first)
+        if !feed.authors.isEmpty {
+            member("authors", into: &buffer, first: &first)
+            authors(feed.authors, into: &buffer)
+        }
+        optional("language", feed.language, into: &buffer, first: &first)
+        if let expired = feed.expired {
+            member("expired", into: &buffer, first: &first)
+            raw(expired ? "true" : "false", into: &buffer)
+        }
+        extensions(feed.extensions, excluding: nil, into: &buffer, first: &first)
+        member("items", into: &buffer, first: &first)
+        buffer.append(0x5B)
+    }
+
+    private static func item(_ item: FeedItem, into buffer: inout ByteWriter) {
         buffer.append(0x7B)
         var first = true
         member("id", into: &buffer, first: &first)
@@ -146,7 +157,7 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(0x7D)
     }
 
-    private static func tributary(_ value: TributaryExtension, into buffer: inout [UInt8]) {
+    private static func tributary(_ value: TributaryExtension, into buffer: inout ByteWriter) {
         buffer.append(0x7B)
         var first = true
         optional("source", value.source?.rawValue, into: &buffer, first: &first)
@@ -197,7 +208,7 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(0x7D)
     }
 
-    private static func authors(_ authors: [FeedItem.Author], into buffer: inout [UInt8]) {
+    private static func authors(_ authors: [FeedItem.Author], into buffer: inout ByteWriter) {
         buffer.append(0x5B)
         for (index, author) in authors.enumerated() {
             if index > 0 { buffer.append(0x2C) }
@@ -215,7 +226,7 @@ public struct JSONFeedWriter: Sendable {
     private static func extensions(
         _ extensions: [String: JSONValue],
         excluding excluded: String?,
-        into buffer: inout [UInt8],
+        into buffer: inout ByteWriter,
         first: inout Bool
     ) {
         guard !extensions.isEmpty else { return }
@@ -226,7 +237,7 @@ public struct JSONFeedWriter: Sendable {
         }
     }
 
-    private static func json(_ value: JSONValue, into buffer: inout [UInt8]) {
+    private static func json(_ value: JSONValue, into buffer: inout ByteWriter) {
         switch value {
         case .null: raw("null", into: &buffer)
         case .bool(let flag): raw(flag ? "true" : "false", into: &buffer)
@@ -251,7 +262,7 @@ public struct JSONFeedWriter: Sendable {
         }
     }
 
-    private static func member(_ key: StaticString, into buffer: inout [UInt8], first: inout Bool) {
+    private static func member(_ key: StaticString, into buffer: inout ByteWriter, first: inout Bool) {
         if !first { buffer.append(0x2C) }
         first = false
         buffer.append(0x22)
@@ -259,26 +270,31 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(contentsOf: [0x22, 0x3A])
     }
 
-    private static func member(_ key: String, into buffer: inout [UInt8], first: inout Bool) {
+    private static func member(_ key: String, into buffer: inout ByteWriter, first: inout Bool) {
         if !first { buffer.append(0x2C) }
         first = false
         string(key, into: &buffer)
         buffer.append(0x3A)
     }
 
-    private static func optional(_ key: StaticString, _ value: String?, into buffer: inout [UInt8], first: inout Bool) {
+    private static func optional(
+        _ key: StaticString,
+        _ value: String?,
+        into buffer: inout ByteWriter,
+        first: inout Bool
+    ) {
         guard let value else { return }
         member(key, into: &buffer, first: &first)
         string(value, into: &buffer)
     }
 
-    private static func raw(_ text: String, into buffer: inout [UInt8]) {
+    private static func raw(_ text: String, into buffer: inout ByteWriter) {
         buffer.append(contentsOf: text.utf8)
     }
 
     /// Integral values are written without a fraction (as `JSONEncoder` does for whole doubles); a non-finite
     /// value, which JSON cannot hold, is written as `null`.
-    private static func number(_ value: Double, into buffer: inout [UInt8]) {
+    private static func number(_ value: Double, into buffer: inout ByteWriter) {
         guard value.isFinite else { return raw("null", into: &buffer) }
         if value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 {
             raw(String(Int64(value)), into: &buffer)
@@ -287,7 +303,7 @@ public struct JSONFeedWriter: Sendable {
         }
     }
 
-    private static func date(_ date: Date, into buffer: inout [UInt8]) {
+    private static func date(_ date: Date, into buffer: inout ByteWriter) {
         let interval = date.timeIntervalSince1970
         let whole = interval.rounded(.down)
         guard interval - whole == 0, abs(whole) < 1e13 else {
@@ -314,7 +330,7 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(contentsOf: [0x5A, 0x22])
     }
 
-    private static func digits(_ value: Int, width: Int, into buffer: inout [UInt8]) {
+    private static func digits(_ value: Int, width: Int, into buffer: inout ByteWriter) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         var rest = value
@@ -346,7 +362,7 @@ public struct JSONFeedWriter: Sendable {
     }
 
     /// Writes a JSON string; runs of bytes that need no escaping are copied in one go, found eight bytes at a time.
-    private static func string(_ value: String, into buffer: inout [UInt8]) {
+    private static func string(_ value: String, into buffer: inout ByteWriter) {
         buffer.append(0x22)
         var value = value
         value.withUTF8 { bytes in
@@ -410,5 +426,59 @@ public struct JSONFeedWriter: Sendable {
             }
         }
         buffer.append(0x22)
+    }
+}
+
+/// A growable byte buffer written with plain stores: the JSON of one item is assembled here and appended to the
+/// caller's array in one copy, instead of a hundred small `Array.append` calls.
+private struct ByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() {
+        base.deallocate()
+    }
+
+    func flush(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if count + bytes.count > capacity { grow(bytes.count) }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func append(contentsOf text: String.UTF8View) {
+        var string = String(text)
+        string.withUTF8 { append(contentsOf: $0) }
+    }
+
+    private mutating func grow(_ added: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < count + added { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }
