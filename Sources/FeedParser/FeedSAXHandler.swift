@@ -30,6 +30,11 @@ final class FeedSAXHandler {
         var baseCount: Int
     }
 
+    private struct NameKey: Hashable {
+        var localName: UInt
+        var namespace: UInt
+    }
+
     private struct CacheEntry {
         var localName: UnsafePointer<xmlChar>?
         var namespace: UnsafePointer<xmlChar>?
@@ -69,8 +74,9 @@ final class FeedSAXHandler {
     private var atomWithoutNamespace = false
     @exclusivity(unchecked) private var cache = [CacheEntry](
         repeating: CacheEntry(localName: nil, namespace: nil, kind: .other),
-        count: 256
+        count: 1024
     )
+    private var overflow: [NameKey: ElementKind] = [:]
     @exclusivity(unchecked) private var item = ItemBuilder()
     @exclusivity(unchecked) private var inItem = false
     @exclusivity(unchecked) private var itemDepth = -1
@@ -98,6 +104,8 @@ final class FeedSAXHandler {
     private var entityDocument: xmlDocPtr?
 
     private let baseURLString: String?
+    /// The last base URL used, split once.
+    private var resolverBase: URLResolver.Base?
 
     init(options: FeedParserOptions) {
         self.options = options
@@ -335,15 +343,25 @@ final class FeedSAXHandler {
     }
 
     private func classify(_ localName: UnsafePointer<xmlChar>, _ namespace: UnsafePointer<xmlChar>?) -> ElementKind {
-        let slot = (Int(bitPattern: localName) >> 3 ^ Int(bitPattern: namespace) >> 5) & 255
+        // Fibonacci hashing of both interned pointers into a 1024-slot direct-mapped cache, backed by a dictionary
+        // so that two names sharing a slot cost a hash lookup, not a classification by strings.
+        let hash =
+            UInt(bitPattern: localName) &* 0x9E37_79B9_7F4A_7C15 ^ UInt(bitPattern: namespace) &* 0xC2B2_AE3D_27D4_EB4F
+        let slot = Int(truncatingIfNeeded: hash >> 54)
         let entry = cache[slot]
         if entry.localName == localName, entry.namespace == namespace { return entry.kind }
+        let key = NameKey(localName: UInt(bitPattern: localName), namespace: UInt(bitPattern: namespace))
+        if let kind = overflow[key] {
+            cache[slot] = CacheEntry(localName: localName, namespace: namespace, kind: kind)
+            return kind
+        }
         let kind = ElementKind.classify(
             namespace: namespace.map { String(cString: $0) } ?? "",
             localName: String(cString: localName),
             atomWithoutNamespace: atomWithoutNamespace
         )
         cache[slot] = CacheEntry(localName: localName, namespace: namespace, kind: kind)
+        overflow[key] = kind
         return kind
     }
 
@@ -373,6 +391,7 @@ final class FeedSAXHandler {
                 // A namespace-less Atom feed: read its elements as Atom.
                 atomWithoutNamespace = true
                 cache = cache.map { _ in CacheEntry(localName: nil, namespace: nil, kind: .other) }
+                overflow.removeAll()
                 format = attributes.value("version") == "0.3" ? .atom03 : .atom10
                 warn("the <feed> element has no Atom namespace; read as Atom anyway")
             } else {
@@ -748,7 +767,8 @@ final class FeedSAXHandler {
             base = baseURLString
         }
         guard let base else { return reference }
-        return URLResolver.resolve(reference, against: base) ?? reference
+        if resolverBase?.string != base { resolverBase = URLResolver.Base(base) }
+        return resolverBase?.resolve(reference) ?? reference
     }
 
     /// Trims ASCII whitespace without Foundation (which bridges through `NSString` and was 40% of parse time).

@@ -229,7 +229,16 @@ enum HTMLText {
 
     /// The code point of a named HTML 4 entity (libxml2's table), plus `&apos;`.
     static func namedEntity(_ name: [UInt8]) -> UInt32? {
-        if name == [0x61, 0x70, 0x6F, 0x73] { return 0x27 }  // apos
+        // The common ones without a lookup in libxml2's table (a linear search).
+        switch name {
+        case [0x61, 0x6D, 0x70]: return 0x26  // amp
+        case [0x6C, 0x74]: return 0x3C  // lt
+        case [0x67, 0x74]: return 0x3E  // gt
+        case [0x71, 0x75, 0x6F, 0x74]: return 0x22  // quot
+        case [0x61, 0x70, 0x6F, 0x73]: return 0x27  // apos
+        case [0x6E, 0x62, 0x73, 0x70]: return 0xA0  // nbsp
+        default: break
+        }
         var terminated = name
         terminated.append(0)
         return terminated.withUnsafeBufferPointer { buffer -> UInt32? in

@@ -4,50 +4,107 @@ enum URLResolver {
     /// Resolves `reference` against the absolute URL `base`; returns `reference` unchanged when it is already
     /// absolute, and `nil` when `base` is not an absolute hierarchical URL.
     static func resolve(_ reference: String, against base: String) -> String? {
-        let ref = Array(reference.utf8)
-        if schemeLength(ref) != nil { return reference }
-        let base = Array(base.utf8)
-        guard let schemeEnd = schemeLength(base), schemeEnd + 2 < base.count, base[schemeEnd + 1] == 0x2F,
-            base[schemeEnd + 2] == 0x2F
-        else { return nil }
-        // base = scheme "://" authority path [?query] [#fragment]
-        let authorityStart = schemeEnd + 3
-        var pathStart = authorityStart
-        while pathStart < base.count, ![0x2F, 0x3F, 0x23].contains(base[pathStart]) { pathStart += 1 }
-        var pathEnd = pathStart
-        while pathEnd < base.count, base[pathEnd] != 0x3F, base[pathEnd] != 0x23 { pathEnd += 1 }
-        var queryEnd = pathEnd
-        while queryEnd < base.count, base[queryEnd] != 0x23 { queryEnd += 1 }
+        if schemeLength(Array(reference.utf8)) != nil { return reference }
+        return Base(base)?.resolve(reference)
+    }
 
-        var result: [UInt8]
-        if ref.starts(with: [0x2F, 0x2F]) {
-            result = Array(base[...schemeEnd]) + ref
-        } else if ref.first == 0x2F {
-            result = Array(base[..<pathStart]) + removeDotSegments(ref)
-        } else if ref.isEmpty {
-            result = Array(base[..<queryEnd])
-        } else if ref.first == 0x3F {
-            result = Array(base[..<pathEnd]) + ref
-        } else if ref.first == 0x23 {
-            result = Array(base[..<queryEnd]) + ref
-        } else {
-            // Merge: the base path up to its last '/', then the reference; then remove dot segments.
-            var merged: [UInt8]
+    /// A base URL split once into its parts, for resolving many references against it.
+    struct Base {
+        /// The base URL's text, to check that a cached `Base` still applies.
+        let string: String
+        private let bytes: [UInt8]
+        private let schemeEnd: Int
+        private let pathStart: Int
+        private let pathEnd: Int
+        private let queryEnd: Int
+        /// The base up to the last `/` of its path, which a plain relative path is appended to.
+        private let directory: String?
+
+        /// Splits `string`; `nil` unless it is `scheme://authority...`.
+        init?(_ string: String) {
+            let base = Array(string.utf8)
+            guard let schemeEnd = URLResolver.schemeLength(base), schemeEnd + 2 < base.count,
+                base[schemeEnd + 1] == 0x2F, base[schemeEnd + 2] == 0x2F
+            else { return nil }
+            var pathStart = schemeEnd + 3
+            while pathStart < base.count, ![0x2F, 0x3F, 0x23].contains(base[pathStart]) { pathStart += 1 }
+            var pathEnd = pathStart
+            while pathEnd < base.count, base[pathEnd] != 0x3F, base[pathEnd] != 0x23 { pathEnd += 1 }
+            var queryEnd = pathEnd
+            while queryEnd < base.count, base[queryEnd] != 0x23 { queryEnd += 1 }
+            self.string = string
+            self.bytes = base
+            self.schemeEnd = schemeEnd
+            self.pathStart = pathStart
+            self.pathEnd = pathEnd
+            self.queryEnd = queryEnd
             if pathStart == pathEnd {
-                merged = [0x2F]
+                directory = String(decoding: base[..<pathStart], as: UTF8.self) + "/"
             } else {
                 var lastSlash = pathEnd - 1
                 while lastSlash > pathStart, base[lastSlash] != 0x2F { lastSlash -= 1 }
-                merged = Array(base[pathStart...lastSlash])
+                directory = base[lastSlash] == 0x2F ? String(decoding: base[...lastSlash], as: UTF8.self) : nil
             }
-            merged += ref
-            result = Array(base[..<pathStart]) + removeDotSegments(merged)
         }
-        return String(decoding: result, as: UTF8.self)
+
+        /// Whether `reference` is a relative path with no scheme-like colon and no dot segments.
+        private static func isPlainRelativePath(_ reference: String) -> Bool {
+            guard let first = reference.utf8.first, first != 0x2F, first != 0x3F, first != 0x23 else { return false }
+            var previous: UInt8 = 0x2F
+            for byte in reference.utf8 {
+                switch byte {
+                case 0x3A: return false  // perhaps a scheme
+                case 0x2E where previous == 0x2F: return false  // a segment starting with '.'
+                case 0x3F, 0x23: return true  // the path ends here
+                default: previous = byte
+                }
+            }
+            return true
+        }
+
+        /// Resolves a reference (RFC 3986 section 5.2.2).
+        func resolve(_ reference: String) -> String {
+            // Fast path, the common case in feeds: a relative path without dot segments (`posts/42/`).
+            if let directory, Self.isPlainRelativePath(reference) { return directory + reference }
+            let ref = Array(reference.utf8)
+            if URLResolver.schemeLength(ref) != nil { return reference }
+            let base = bytes
+            var result: [UInt8] = []
+            result.reserveCapacity(base.count + ref.count)
+            if ref.starts(with: [0x2F, 0x2F]) {
+                result += base[...schemeEnd]
+                result += ref
+            } else if ref.first == 0x2F {
+                result += base[..<pathStart]
+                result += URLResolver.removeDotSegments(ref)
+            } else if ref.isEmpty {
+                result += base[..<queryEnd]
+            } else if ref.first == 0x3F {
+                result += base[..<pathEnd]
+                result += ref
+            } else if ref.first == 0x23 {
+                result += base[..<queryEnd]
+                result += ref
+            } else {
+                // Merge: the base path up to its last '/', then the reference; then remove dot segments.
+                var merged: [UInt8] = []
+                if pathStart == pathEnd {
+                    merged.append(0x2F)
+                } else {
+                    var lastSlash = pathEnd - 1
+                    while lastSlash > pathStart, base[lastSlash] != 0x2F { lastSlash -= 1 }
+                    merged += base[pathStart...lastSlash]
+                }
+                merged += ref
+                result += base[..<pathStart]
+                result += URLResolver.removeDotSegments(merged)
+            }
+            return String(decoding: result, as: UTF8.self)
+        }
     }
 
     /// The index of the ':' ending a scheme at the start of `bytes`, or `nil`.
-    private static func schemeLength(_ bytes: [UInt8]) -> Int? {
+    fileprivate static func schemeLength(_ bytes: [UInt8]) -> Int? {
         guard let first = bytes.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return nil }
         for (index, byte) in bytes.enumerated().dropFirst() {
             switch byte {
@@ -60,7 +117,7 @@ enum URLResolver {
     }
 
     /// RFC 3986 section 5.2.4, applied to the path part (a query or fragment is kept as it is).
-    private static func removeDotSegments(_ input: [UInt8]) -> [UInt8] {
+    fileprivate static func removeDotSegments(_ input: [UInt8]) -> [UInt8] {
         var pathEnd = 0
         while pathEnd < input.count, input[pathEnd] != 0x3F, input[pathEnd] != 0x23 { pathEnd += 1 }
         let path = input[..<pathEnd]

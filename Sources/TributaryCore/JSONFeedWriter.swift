@@ -331,14 +331,13 @@ public struct JSONFeedWriter: Sendable {
     }
 
     private static func digits(_ value: Int, width: Int, into buffer: inout ByteWriter) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            buffer.append(UInt8(0x30 + rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
+        // Constant divisors compile to multiplications.
+        if width == 4 {
+            buffer.append(UInt8(0x30 + value / 1000 % 10))
+            buffer.append(UInt8(0x30 + value / 100 % 10))
         }
+        buffer.append(UInt8(0x30 + value / 10 % 10))
+        buffer.append(UInt8(0x30 + value % 10))
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
