@@ -256,7 +256,8 @@ final class FeedSAXHandler {
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
         if captureType == .xhtml || stack.count - 1 > captureDepth {
             if text.count + count * 6 > options.maxTextBytes {
-                truncate(adding: buffer)
+                // Escaped text is cut at the last whole run rather than mid-escape.
+                truncate(adding: UnsafeBufferPointer(start: bytes, count: 0))
             } else {
                 text.appendEscaped(buffer)
             }
