@@ -645,15 +645,15 @@ final class FeedSAXHandler {
             let value = trimmedText()
             if !value.isEmpty, item.link == nil { item.link = resolve(value, baseCount: captureBaseCount) }
         case .description:
-            item.description = ItemBuilder.html(text.bytes)
+            item.description = absoluteLinks(ItemBuilder.html(text.bytes))
         case .dcDescription, .itunesSummary:
-            if item.description == nil { item.description = ItemBuilder.html(text.bytes) }
+            if item.description == nil { item.description = absoluteLinks(ItemBuilder.html(text.bytes)) }
         case .contentEncoded:
-            item.contentEncoded = String(decoding: text.bytes, as: UTF8.self)
+            item.contentEncoded = absoluteLinks(String(decoding: text.bytes, as: UTF8.self))
         case .atomContent:
             switch captureType {
             case .text: item.atomContentText = String(decoding: text.bytes, as: UTF8.self)
-            case .html: item.atomContentHTML = String(decoding: text.bytes, as: UTF8.self)
+            case .html: item.atomContentHTML = absoluteLinks(String(decoding: text.bytes, as: UTF8.self))
             case .xhtml: item.atomContentHTML = trimmedText()
             }
         case .atomSummary:
@@ -755,6 +755,13 @@ final class FeedSAXHandler {
 
     private func parseDate() -> Date? {
         FeedDate.parse(bytes: text.bytes)
+    }
+
+    /// HTML with its relative `href`/`src` values resolved against the base of the captured element.
+    private func absoluteLinks(_ html: String) -> String {
+        guard captureBaseCount > 0 || baseURLString != nil else { return html }
+        let baseCount = captureBaseCount
+        return HTMLText.resolvingRelativeURLs(html) { resolve($0, baseCount: baseCount) }
     }
 
     /// Resolves a URL reference against the `xml:base` chain in effect, then the feed URL.

@@ -93,6 +93,70 @@ enum HTMLText {
         return false
     }
 
+    /// Rewrites relative `href="..."` and `src="..."` values in escaped HTML through `resolve`, so that content
+    /// carries absolute links (as feedparser does). Values with a scheme, fragment-only values and HTML without
+    /// such attributes are left alone; the scan is one pass over the bytes.
+    static func resolvingRelativeURLs(_ html: String, _ resolve: (String) -> String) -> String {
+        var html = html
+        return html.withUTF8 { bytes -> String? in
+            var output: [UInt8] = []
+            var copied = 0
+            var index = 0
+            let count = bytes.count
+            while index + 2 < count {
+                // Look for `href=` or `src=` after whitespace, then a quote.
+                guard bytes[index] == 0x3D, index >= 4 else {
+                    index += 1
+                    continue
+                }
+                let isHref =
+                    index >= 5 && bytes[index - 4] | 0x20 == 0x68 && bytes[index - 3] | 0x20 == 0x72
+                    && bytes[index - 2] | 0x20 == 0x65 && bytes[index - 1] | 0x20 == 0x66
+                    && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 5])
+                let isSrc =
+                    bytes[index - 3] | 0x20 == 0x73 && bytes[index - 2] | 0x20 == 0x72
+                    && bytes[index - 1] | 0x20 == 0x63
+                    && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 4])
+                let quote = bytes[index + 1]
+                guard isHref || isSrc, quote == 0x22 || quote == 0x27 else {
+                    index += 1
+                    continue
+                }
+                let start = index + 2
+                var end = start
+                while end < count, bytes[end] != quote { end += 1 }
+                guard end < count else { break }
+                let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                if !value.isEmpty, !value.hasPrefix("#"), !hasScheme(value) {
+                    let resolved = resolve(value)
+                    if resolved != value {
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                        output.append(contentsOf: resolved.utf8)
+                        copied = end
+                    }
+                }
+                index = end + 1
+            }
+            guard copied > 0 else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+            return String(decoding: output, as: UTF8.self)
+        } ?? html
+    }
+
+    /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).
+    static func hasScheme(_ string: String) -> Bool {
+        var sawLetter = false
+        for byte in string.utf8 {
+            switch byte {
+            case 0x3A: return sawLetter
+            case 0x41...0x5A, 0x61...0x7A: sawLetter = true
+            case 0x30...0x39, 0x2B, 0x2D, 0x2E: if !sawLetter { return false }
+            default: return false
+            }
+        }
+        return false
+    }
+
     /// Appends a code point as UTF-8 (U+FFFD for an invalid one).
     static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
         let scalar = value > 0x10FFFF || (0xD800...0xDFFF).contains(value) ? 0xFFFD : value

@@ -136,7 +136,7 @@ import TributaryCore
         #expect(second.url == "https://mirror.example.net/blog/second/")
         #expect(second.title == "Second post: entities & relative links")
         #expect(second.authors == [FeedItem.Author(name: "Grace Example")])
-        #expect(second.contentHTML == "<p>Hello <a href=\"/x\">world</a></p>")
+        #expect(second.contentHTML == "<p>Hello <a href=\"https://mirror.example.net/x\">world</a></p>")
         #expect(
             second.tributary?.origin
                 == TributaryExtension.Origin(title: "Mirror Blog", url: "https://mirror.example.net/")
