@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Byte-level helpers for the text inside feeds: HTML to plain text, entity decoding and markup escaping.
 enum HTMLText {
@@ -103,9 +104,12 @@ enum HTMLText {
             var copied = 0
             var index = 0
             let count = bytes.count
+            guard let base = bytes.baseAddress else { return nil }
             while index + 2 < count {
-                // Look for `href=` or `src=` after whitespace, then a quote.
-                guard bytes[index] == 0x3D, index >= 4 else {
+                // Jump to the next '=' (memchr), then look for `href=` or `src=` after whitespace, and a quote.
+                guard let found = memchr(base + index, 0x3D, count - index) else { break }
+                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard index + 2 < count, index >= 4 else {
                     index += 1
                     continue
                 }
@@ -126,8 +130,9 @@ enum HTMLText {
                 var end = start
                 while end < count, bytes[end] != quote { end += 1 }
                 guard end < count else { break }
-                let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                if !value.isEmpty, !value.hasPrefix("#"), !hasScheme(value) {
+                let valueBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if !valueBytes.isEmpty, valueBytes[0] != 0x23, !hasScheme(valueBytes) {
+                    let value = String(decoding: valueBytes, as: UTF8.self)
                     let resolved = resolve(value)
                     if resolved != value {
                         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
@@ -144,9 +149,9 @@ enum HTMLText {
     }
 
     /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).
-    static func hasScheme(_ string: String) -> Bool {
+    static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawLetter = false
-        for byte in string.utf8 {
+        for byte in bytes {
             switch byte {
             case 0x3A: return sawLetter
             case 0x41...0x5A, 0x61...0x7A: sawLetter = true
