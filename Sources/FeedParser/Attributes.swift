@@ -15,6 +15,20 @@ struct Attributes {
         return nil
     }
 
+    /// Whether the namespace-less attribute `name` is present with the value `value` (ASCII case-insensitively),
+    /// compared without building a `String`.
+    func has(_ name: StaticString, equalTo value: StaticString) -> Bool {
+        guard let pointer else { return false }
+        for index in 0..<count where pointer[index * 5 + 2] == nil {
+            guard let local = pointer[index * 5], Self.equals(local, name), let start = pointer[index * 5 + 3],
+                let end = pointer[index * 5 + 4], end - start == value.utf8CodeUnitCount
+            else { continue }
+            let expected = value.utf8Start
+            return (0..<value.utf8CodeUnitCount).allSatisfy { start[$0] | 0x20 == expected[$0] | 0x20 }
+        }
+        return false
+    }
+
     /// The value of `xml:base`, or `nil`.
     func xmlBase() -> String? {
         guard let pointer else { return nil }

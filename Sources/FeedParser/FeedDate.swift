@@ -34,18 +34,7 @@ enum FeedDate {
 
     private static func parseISO(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var cursor = 0
-        func number(_ count: Int) -> Int? {
-            guard cursor + count <= bytes.count else { return nil }
-            var value = 0
-            for offset in 0..<count {
-                let byte = bytes[cursor + offset]
-                guard isDigit(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            cursor += count
-            return value
-        }
-        guard let year = number(4) else { return nil }
+        guard let year = number(bytes, &cursor, 4) else { return nil }
         var month = 1
         var day = 1
         var hour = 0
@@ -53,38 +42,38 @@ enum FeedDate {
         var second = 0
         var fraction = 0.0
         var offset = 0
-        func done() -> Date? {
-            guard (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year: year, month: month) else {
-                return nil
-            }
-            let days = RFC3339.daysFromCivil(year: year, month: month, day: day)
-            let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-            return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+        if cursor == bytes.count {
+            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
         }
-        if cursor == bytes.count { return done() }
         let separator = bytes[cursor]
         guard separator == 0x2D || separator == 0x2F else { return nil }  // - or /
         cursor += 1
-        guard let parsedMonth = number(2) ?? number(1) else { return nil }
+        guard let parsedMonth = number(bytes, &cursor, 2) ?? number(bytes, &cursor, 1) else { return nil }
         month = parsedMonth
-        if cursor == bytes.count { return done() }
+        if cursor == bytes.count {
+            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+        }
         guard bytes[cursor] == separator else { return nil }
         cursor += 1
-        guard let parsedDay = number(2) ?? number(1) else { return nil }
+        guard let parsedDay = number(bytes, &cursor, 2) ?? number(bytes, &cursor, 1) else { return nil }
         day = parsedDay
-        if cursor == bytes.count { return done() }
+        if cursor == bytes.count {
+            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+        }
         guard bytes[cursor] == 0x54 || bytes[cursor] == 0x74 || bytes[cursor] == 0x20 else { return nil }
         while cursor < bytes.count, bytes[cursor] == 0x54 || bytes[cursor] == 0x74 || bytes[cursor] == 0x20 {
             cursor += 1
         }
-        guard let parsedHour = number(2), cursor < bytes.count, bytes[cursor] == 0x3A else { return nil }
+        guard let parsedHour = number(bytes, &cursor, 2), cursor < bytes.count, bytes[cursor] == 0x3A else {
+            return nil
+        }
         cursor += 1
-        guard let parsedMinute = number(2), parsedHour < 24, parsedMinute < 60 else { return nil }
+        guard let parsedMinute = number(bytes, &cursor, 2), parsedHour < 24, parsedMinute < 60 else { return nil }
         hour = parsedHour
         minute = parsedMinute
         if cursor < bytes.count, bytes[cursor] == 0x3A {
             cursor += 1
-            guard let parsedSecond = number(2), parsedSecond <= 60 else { return nil }
+            guard let parsedSecond = number(bytes, &cursor, 2), parsedSecond <= 60 else { return nil }
             second = min(parsedSecond, 59)
             if cursor < bytes.count, bytes[cursor] == 0x2E || bytes[cursor] == 0x2C {
                 cursor += 1
@@ -100,16 +89,18 @@ enum FeedDate {
             }
         }
         while cursor < bytes.count, bytes[cursor] == 0x20 { cursor += 1 }
-        if cursor == bytes.count { return done() }
+        if cursor == bytes.count {
+            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+        }
         switch bytes[cursor] {
         case 0x5A, 0x7A:
             cursor += 1
         case 0x2B, 0x2D:
             let sign = bytes[cursor] == 0x2D ? -1 : 1
             cursor += 1
-            guard let offsetHours = number(2) else { return nil }
+            guard let offsetHours = number(bytes, &cursor, 2) else { return nil }
             if cursor < bytes.count, bytes[cursor] == 0x3A { cursor += 1 }
-            let offsetMinutes = number(2) ?? 0
+            let offsetMinutes = number(bytes, &cursor, 2) ?? 0
             guard offsetHours < 24, offsetMinutes < 60 else { return nil }
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
         default:
@@ -124,7 +115,31 @@ enum FeedDate {
             offset = zoneOffset
         }
         guard cursor == bytes.count else { return nil }
-        return done()
+        return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+    }
+
+    /// Reads exactly `count` digits at `cursor`, moving past them.
+    @inline(__always)
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int, _ count: Int) -> Int? {
+        guard cursor + count <= bytes.count else { return nil }
+        var value = 0
+        for offset in 0..<count {
+            let byte = bytes[cursor + offset]
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        cursor += count
+        return value
+    }
+
+    private static func makeDate(_ year: Int, _ month: Int, _ day: Int, _ secondsOfDay: Int, _ fraction: Double)
+        -> Date?
+    {
+        guard (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year: year, month: month) else {
+            return nil
+        }
+        let days = RFC3339.daysFromCivil(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + secondsOfDay) + fraction)
     }
 
     // MARK: - RFC 822 family

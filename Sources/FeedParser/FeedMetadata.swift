@@ -3,13 +3,19 @@ public import TributaryCore
 
 /// The dialect of a feed, detected from its root element (and, for RSS, its `version` attribute).
 public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
+    /// RSS 0.90, an RDF document in the `http://my.netscape.com/rdf/simple/0.9/` namespace.
     case rss090 = "rss-0.90"
+    /// RSS 0.91 (`<rss version="0.91">`).
     case rss091 = "rss-0.91"
+    /// RSS 0.92 (`<rss version="0.92">`).
     case rss092 = "rss-0.92"
     /// RSS 1.0, an RDF document.
     case rss10 = "rss-1.0"
+    /// RSS 2.0, and any other `<rss>` version.
     case rss20 = "rss-2.0"
+    /// Atom 0.3 (`http://purl.org/atom/ns#`).
     case atom03 = "atom-0.3"
+    /// Atom 1.0 (`http://www.w3.org/2005/Atom`), also used for a `<feed>` without a namespace.
     case atom10 = "atom-1.0"
 }
 
@@ -25,8 +31,11 @@ public struct FeedMetadata: Sendable, Equatable {
     public var feedURL: String?
     /// Plain text (RSS `description`, Atom `subtitle`/`tagline`).
     public var description: String?
+    /// RSS `language` or `dc:language`, as written (`en-US`, `ja`).
     public var language: String?
+    /// RSS `managingEditor`/`dc:creator` or the Atom feed's `author`s.
     public var authors: [FeedItem.Author]
+    /// RSS `generator` or Atom `generator` (with its version), e.g. `NFE/5.0` for Google News.
     public var generator: String?
     /// Channel image or Atom logo/icon.
     public var image: String?

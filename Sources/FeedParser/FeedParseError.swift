@@ -4,7 +4,7 @@ public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public enum Reason: Sendable, Equatable {
         /// The input is not RSS or Atom: empty, binary, an HTML page or another XML vocabulary.
         case notAFeed(String)
-        /// The XML is broken beyond recovery before anything feed-like was read.
+        /// The input starts like XML but is broken beyond recovery before its root element could be read.
         case malformed(line: Int, column: Int, detail: String)
         /// Entity expansion exceeded the budget (a "billion laughs" document); parsing stopped.
         case entityLimit
@@ -22,6 +22,7 @@ public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// What went wrong and what to do about it, in one line.
     public var description: String {
         switch reason {
         case .notAFeed(let detail):

@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Byte-level helpers for the text inside feeds: HTML to plain text, entity decoding and markup escaping.
 enum HTMLText {
@@ -93,6 +94,74 @@ enum HTMLText {
         return false
     }
 
+    /// Rewrites relative `href="..."` and `src="..."` values in escaped HTML through `resolve`, so that content
+    /// carries absolute links (as feedparser does). Values with a scheme, fragment-only values and HTML without
+    /// such attributes are left alone; the scan is one pass over the bytes.
+    static func resolvingRelativeURLs(_ html: String, _ resolve: (String) -> String) -> String {
+        var html = html
+        return html.withUTF8 { bytes -> String? in
+            var output: [UInt8] = []
+            var copied = 0
+            var index = 0
+            let count = bytes.count
+            guard let base = bytes.baseAddress else { return nil }
+            while index + 2 < count {
+                // Jump to the next '=' (memchr), then look for `href=` or `src=` after whitespace, and a quote.
+                guard let found = memchr(base + index, 0x3D, count - index) else { break }
+                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard index + 2 < count, index >= 4 else {
+                    index += 1
+                    continue
+                }
+                let isHref =
+                    index >= 5 && bytes[index - 4] | 0x20 == 0x68 && bytes[index - 3] | 0x20 == 0x72
+                    && bytes[index - 2] | 0x20 == 0x65 && bytes[index - 1] | 0x20 == 0x66
+                    && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 5])
+                let isSrc =
+                    bytes[index - 3] | 0x20 == 0x73 && bytes[index - 2] | 0x20 == 0x72
+                    && bytes[index - 1] | 0x20 == 0x63
+                    && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 4])
+                let quote = bytes[index + 1]
+                guard isHref || isSrc, quote == 0x22 || quote == 0x27 else {
+                    index += 1
+                    continue
+                }
+                let start = index + 2
+                var end = start
+                while end < count, bytes[end] != quote { end += 1 }
+                guard end < count else { break }
+                let valueBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if !valueBytes.isEmpty, valueBytes[0] != 0x23, !hasScheme(valueBytes) {
+                    let value = String(decoding: valueBytes, as: UTF8.self)
+                    let resolved = resolve(value)
+                    if resolved != value {
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                        output.append(contentsOf: resolved.utf8)
+                        copied = end
+                    }
+                }
+                index = end + 1
+            }
+            guard copied > 0 else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+            return String(decoding: output, as: UTF8.self)
+        } ?? html
+    }
+
+    /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).
+    static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var sawLetter = false
+        for byte in bytes {
+            switch byte {
+            case 0x3A: return sawLetter
+            case 0x41...0x5A, 0x61...0x7A: sawLetter = true
+            case 0x30...0x39, 0x2B, 0x2D, 0x2E: if !sawLetter { return false }
+            default: return false
+            }
+        }
+        return false
+    }
+
     /// Appends a code point as UTF-8 (U+FFFD for an invalid one).
     static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
         let scalar = value > 0x10FFFF || (0xD800...0xDFFF).contains(value) ? 0xFFFD : value
@@ -118,20 +187,20 @@ enum HTMLText {
 
     private static let inlineTags: Set<String> = ["a", "b", "i", "em", "strong", "span", "font", "u", "small", "code"]
 
+    /// Bytes that make text need the slow path: `<`, `&`, tab, newline, return and 0xC2 (U+00A0).
+    private static let slowBytes: [Bool] = (0..<256).map { [0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2].contains($0) }
+
     private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         if first == 0x20 || last == 0x20 { return true }
-        var previousSpace = false
-        for byte in bytes {
-            switch byte {
-            case 0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2: return true
-            case 0x20:
-                if previousSpace { return true }
-                previousSpace = true
-            default: previousSpace = false
+        return slowBytes.withUnsafeBufferPointer { slow in
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if slow[Int(byte)] || (byte == 0x20 && previous == 0x20) { return true }
+                previous = byte
             }
+            return false
         }
-        return false
     }
 
     private static func isTagStart(_ byte: UInt8) -> Bool {
@@ -229,7 +298,16 @@ enum HTMLText {
 
     /// The code point of a named HTML 4 entity (libxml2's table), plus `&apos;`.
     static func namedEntity(_ name: [UInt8]) -> UInt32? {
-        if name == [0x61, 0x70, 0x6F, 0x73] { return 0x27 }  // apos
+        // The common ones without a lookup in libxml2's table (a linear search).
+        switch name {
+        case [0x61, 0x6D, 0x70]: return 0x26  // amp
+        case [0x6C, 0x74]: return 0x3C  // lt
+        case [0x67, 0x74]: return 0x3E  // gt
+        case [0x71, 0x75, 0x6F, 0x74]: return 0x22  // quot
+        case [0x61, 0x70, 0x6F, 0x73]: return 0x27  // apos
+        case [0x6E, 0x62, 0x73, 0x70]: return 0xA0  // nbsp
+        default: break
+        }
         var terminated = name
         terminated.append(0)
         return terminated.withUnsafeBufferPointer { buffer -> UInt32? in

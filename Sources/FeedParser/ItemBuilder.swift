@@ -11,8 +11,9 @@ struct ItemBuilder {
     var alternateLink: String?
     var firstAtomLink: String?
     var title: String?
-    var description: [UInt8]?
-    var contentEncoded: [UInt8]?
+    /// HTML, already unescaped once more when it was escaped twice.
+    var description: String?
+    var contentEncoded: String?
     var atomContentHTML: String?
     var atomContentText: String?
     var summary: String?
@@ -27,21 +28,25 @@ struct ItemBuilder {
     var itunesDuration: Double?
     var origin: TributaryExtension.Origin?
 
+    /// HTML from a text node, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
+    static func html(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        HTMLText.isDoubleEscaped(bytes)
+            ? String(decoding: HTMLText.decodeEntities(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Builds the normalised item; `sourceID` is stamped on it.
     func build(sourceID: SourceID) -> FeedItem {
         let url = alternateLink ?? link ?? firstAtomLink ?? permaLinkGUID
         var item = FeedItem(id: "", url: url, title: title)
         if let contentEncoded {
-            item.contentHTML = String(decoding: contentEncoded, as: UTF8.self)
-            if let description, !description.isEmpty { item.summary = HTMLText.plainText(description) }
+            item.contentHTML = contentEncoded
+            if var description, !description.isEmpty {
+                item.summary = description.withUTF8 { HTMLText.plainText($0) }
+            }
         } else if let atomContentHTML {
             item.contentHTML = atomContentHTML
         } else if let description {
-            item.contentHTML = description.withUnsafeBufferPointer { bytes in
-                HTMLText.isDoubleEscaped(bytes)
-                    ? String(decoding: HTMLText.decodeEntities(bytes), as: UTF8.self)
-                    : String(decoding: bytes, as: UTF8.self)
-            }
+            item.contentHTML = description
         }
         if let atomContentText { item.contentText = atomContentText }
         if let summary {

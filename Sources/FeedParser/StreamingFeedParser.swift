@@ -20,12 +20,15 @@ public final class StreamingFeedParser {
     private var prefix: [UInt8] = []
     private var finished = false
     private var halted = false
+    /// Whether the input starts like XML (`<` after whitespace or a UTF-8 BOM), to tell broken XML from non-XML.
+    private var looksLikeMarkup = false
 
     /// Creates a parser for one document.
     ///
     /// - Throws: ``FeedParseError`` `.unsupportedEncoding` when ``FeedParserOptions/encodingOverride`` names an
     ///   encoding libxml2 cannot decode.
     public init(options: FeedParserOptions) throws {
+        Self.initializeLibXML2()
         if let override = options.encodingOverride, !EncodingSniffer.isKnown(override) {
             throw FeedParseError(.unsupportedEncoding(override))
         }
@@ -99,6 +102,17 @@ public final class StreamingFeedParser {
 
     // MARK: - Private
 
+    /// libxml2 must be initialised once before parsers are used on several threads (`xmlInitParser` is not
+    /// reentrant); a `static let` runs its initialiser exactly once, thread-safely.
+    private static let libxml2Initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    private static func initializeLibXML2() {
+        _ = libxml2Initialized
+    }
+
     private func start(with initial: [UInt8]) throws {
         let choice = EncodingSniffer.choose(
             prefix: initial,
@@ -106,6 +120,8 @@ public final class StreamingFeedParser {
             override: options.encodingOverride
         )
         handler.warnings.append(contentsOf: choice.warnings)
+        let content = initial.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        looksLikeMarkup = content.first == 0x3C
         var sax = Self.makeSAXHandler()
         guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, nil) else {
             throw FeedParseError(.parserUnavailable)
@@ -157,6 +173,9 @@ public final class StreamingFeedParser {
     }
 
     private func notAFeed() -> FeedParseError {
+        if looksLikeMarkup, let error = handler.lastError {
+            return FeedParseError(.malformed(line: error.line, column: error.column, detail: error.message))
+        }
         if let error = handler.lastError {
             return FeedParseError(
                 .notAFeed(

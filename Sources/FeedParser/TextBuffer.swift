@@ -5,10 +5,10 @@
 final class TextBuffer {
     private static let initialCapacity = 4096
 
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// The number of bytes held.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     init() {
         capacity = Self.initialCapacity

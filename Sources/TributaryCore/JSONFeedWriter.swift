@@ -29,38 +29,21 @@ public struct JSONFeedWriter: Sendable {
     /// encoding: what is written is a 1.1 document.
     public mutating func writeHeader(of feed: JSONFeed, into buffer: inout [UInt8]) {
         itemCount = 0
-        buffer.append(0x7B)
-        var first = true
-        Self.member("version", into: &buffer, first: &first)
-        Self.string(JSONFeed.version1_1, into: &buffer)
-        Self.member("title", into: &buffer, first: &first)
-        Self.string(feed.title, into: &buffer)
-        Self.optional("home_page_url", feed.homePageURL, into: &buffer, first: &first)
-        Self.optional("feed_url", feed.feedURL, into: &buffer, first: &first)
-        Self.optional("description", feed.description, into: &buffer, first: &first)
-        Self.optional("user_comment", feed.userComment, into: &buffer, first: &first)
-        Self.optional("next_url", feed.nextURL, into: &buffer, first: &first)
-        Self.optional("icon", feed.icon, into: &buffer, first: &first)
-        Self.optional("favicon", feed.favicon, into: &buffer, first: &first)
-        if !feed.authors.isEmpty {
-            Self.member("authors", into: &buffer, first: &first)
-            Self.authors(feed.authors, into: &buffer)
-        }
-        Self.optional("language", feed.language, into: &buffer, first: &first)
-        if let expired = feed.expired {
-            Self.member("expired", into: &buffer, first: &first)
-            Self.raw(expired ? "true" : "false", into: &buffer)
-        }
-        Self.extensions(feed.extensions, excluding: nil, into: &buffer, first: &first)
-        Self.member("items", into: &buffer, first: &first)
-        buffer.append(0x5B)
+        var out = ByteWriter(capacity: 1024)
+        defer { out.deallocate() }
+        Self.header(feed, into: &out)
+        out.flush(into: &buffer)
     }
 
     /// Appends one item of the `items` array.
     public mutating func writeItem(_ item: FeedItem, into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: itemCount == 0 ? [0x0A] : [0x2C, 0x0A])
+        var out = ByteWriter(capacity: 4096)
+        defer { out.deallocate() }
+        if itemCount > 0 { out.append(0x2C) }
+        out.append(0x0A)
         itemCount += 1
-        Self.item(item, into: &buffer)
+        Self.item(item, into: &out)
+        out.flush(into: &buffer)
     }
 
     /// Appends the end of the `items` array and of the document, and a final newline.
@@ -81,7 +64,35 @@ public struct JSONFeedWriter: Sendable {
 
     // MARK: - Private
 
-    private static func item(_ item: FeedItem, into buffer: inout [UInt8]) {
+    private static func header(_ feed: JSONFeed, into buffer: inout ByteWriter) {
+        buffer.append(0x7B)
+        var first = true
+        member("version", into: &buffer, first: &first)
+        string(JSONFeed.version1_1, into: &buffer)
+        member("title", into: &buffer, first: &first)
+        string(feed.title, into: &buffer)
+        optional("home_page_url", feed.homePageURL, into: &buffer, first: &first)
+        optional("feed_url", feed.feedURL, into: &buffer, first: &first)
+        optional("description", feed.description, into: &buffer, first: &first)
+        optional("user_comment", feed.userComment, into: &buffer, first: &first)
+        optional("next_url", feed.nextURL, into: &buffer, first: &first)
+        optional("icon", feed.icon, into: &buffer, first: &first)
+        optional("favicon", feed.favicon, into: &buffer, first: &first)
+        if !feed.authors.isEmpty {
+            member("authors", into: &buffer, first: &first)
+            authors(feed.authors, into: &buffer)
+        }
+        optional("language", feed.language, into: &buffer, first: &first)
+        if let expired = feed.expired {
+            member("expired", into: &buffer, first: &first)
+            raw(expired ? "true" : "false", into: &buffer)
+        }
+        extensions(feed.extensions, excluding: nil, into: &buffer, first: &first)
+        member("items", into: &buffer, first: &first)
+        buffer.append(0x5B)
+    }
+
+    private static func item(_ item: FeedItem, into buffer: inout ByteWriter) {
         buffer.append(0x7B)
         var first = true
         member("id", into: &buffer, first: &first)
@@ -147,7 +158,7 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(0x7D)
     }
 
-    private static func tributary(_ value: TributaryExtension, into buffer: inout [UInt8]) {
+    private static func tributary(_ value: TributaryExtension, into buffer: inout ByteWriter) {
         buffer.append(0x7B)
         var first = true
         optional("source", value.source?.rawValue, into: &buffer, first: &first)
@@ -198,7 +209,7 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(0x7D)
     }
 
-    private static func authors(_ authors: [FeedItem.Author], into buffer: inout [UInt8]) {
+    private static func authors(_ authors: [FeedItem.Author], into buffer: inout ByteWriter) {
         buffer.append(0x5B)
         for (index, author) in authors.enumerated() {
             if index > 0 { buffer.append(0x2C) }
@@ -216,7 +227,7 @@ public struct JSONFeedWriter: Sendable {
     private static func extensions(
         _ extensions: [String: JSONValue],
         excluding excluded: String?,
-        into buffer: inout [UInt8],
+        into buffer: inout ByteWriter,
         first: inout Bool
     ) {
         guard !extensions.isEmpty else { return }
@@ -227,7 +238,7 @@ public struct JSONFeedWriter: Sendable {
         }
     }
 
-    private static func json(_ value: JSONValue, into buffer: inout [UInt8]) {
+    private static func json(_ value: JSONValue, into buffer: inout ByteWriter) {
         switch value {
         case .null: raw("null", into: &buffer)
         case .bool(let flag): raw(flag ? "true" : "false", into: &buffer)
@@ -252,7 +263,7 @@ public struct JSONFeedWriter: Sendable {
         }
     }
 
-    private static func member(_ key: StaticString, into buffer: inout [UInt8], first: inout Bool) {
+    private static func member(_ key: StaticString, into buffer: inout ByteWriter, first: inout Bool) {
         if !first { buffer.append(0x2C) }
         first = false
         buffer.append(0x22)
@@ -260,26 +271,31 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(contentsOf: [0x22, 0x3A])
     }
 
-    private static func member(_ key: String, into buffer: inout [UInt8], first: inout Bool) {
+    private static func member(_ key: String, into buffer: inout ByteWriter, first: inout Bool) {
         if !first { buffer.append(0x2C) }
         first = false
         string(key, into: &buffer)
         buffer.append(0x3A)
     }
 
-    private static func optional(_ key: StaticString, _ value: String?, into buffer: inout [UInt8], first: inout Bool) {
+    private static func optional(
+        _ key: StaticString,
+        _ value: String?,
+        into buffer: inout ByteWriter,
+        first: inout Bool
+    ) {
         guard let value else { return }
         member(key, into: &buffer, first: &first)
         string(value, into: &buffer)
     }
 
-    private static func raw(_ text: String, into buffer: inout [UInt8]) {
+    private static func raw(_ text: String, into buffer: inout ByteWriter) {
         buffer.append(contentsOf: text.utf8)
     }
 
     /// Integral values are written without a fraction (as `JSONEncoder` does for whole doubles); a non-finite
     /// value, which JSON cannot hold, is written as `null`.
-    private static func number(_ value: Double, into buffer: inout [UInt8]) {
+    private static func number(_ value: Double, into buffer: inout ByteWriter) {
         guard value.isFinite else { return raw("null", into: &buffer) }
         if value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 {
             raw(String(Int64(value)), into: &buffer)
@@ -288,7 +304,7 @@ public struct JSONFeedWriter: Sendable {
         }
     }
 
-    private static func date(_ date: Date, into buffer: inout [UInt8]) {
+    private static func date(_ date: Date, into buffer: inout ByteWriter) {
         let interval = date.timeIntervalSince1970
         let whole = interval.rounded(.down)
         guard interval - whole == 0, abs(whole) < 1e13 else {
@@ -315,75 +331,91 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(contentsOf: [0x5A, 0x22])
     }
 
-    private static func digits(_ value: Int, width: Int, into buffer: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            buffer.append(UInt8(0x30 + rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
+    private static func digits(_ value: Int, width: Int, into buffer: inout ByteWriter) {
+        // Constant divisors compile to multiplications.
+        if width == 4 {
+            buffer.append(UInt8(0x30 + value / 1000 % 10))
+            buffer.append(UInt8(0x30 + value / 100 % 10))
         }
+        buffer.append(UInt8(0x30 + value / 10 % 10))
+        buffer.append(UInt8(0x30 + value % 10))
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Bytes that may need escaping: control characters, `"`, `\\`, `/` (after `<`) and 0xE2 (U+2028/U+2029).
-    private static let special: [Bool] = (0..<256).map {
-        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F || $0 == 0xE2
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// A mask with the high bit set in each byte of `word` that is below 0x20 or equal to `"`, `\\`, `<` or 0xE2
+    /// (SWAR; bytes above a true match may be flagged too, the lowest flagged byte is always a true match).
+    @inline(__always)
+    private static func escapeCandidates(_ word: UInt64) -> UInt64 {
+        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+            | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0xE2))
     }
 
-    /// Writes a JSON string; runs of bytes that need no escaping are copied in one go.
-    private static func string(_ value: String, into buffer: inout [UInt8]) {
+    /// Bytes that may need escaping: control characters, `"`, `\\`, `<` (before `/`) and 0xE2 (U+2028/U+2029).
+    private static let special: [Bool] = (0..<256).map {
+        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0xE2
+    }
+
+    /// Writes a JSON string; runs of bytes that need no escaping are copied in one go, found eight bytes at a time.
+    private static func string(_ value: String, into buffer: inout ByteWriter) {
         buffer.append(0x22)
         var value = value
         value.withUTF8 { bytes in
+            guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return }
             special.withUnsafeBufferPointer { special in
+                let count = bytes.count
                 var runStart = 0
                 var index = 0
-                let count = bytes.count
                 while index < count {
+                    if index + 8 <= count {
+                        // Jump straight to the first candidate byte of the next eight (the lowest flagged byte is
+                        // always a true candidate; little-endian load).
+                        let mask = escapeCandidates(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                        if mask == 0 {
+                            index += 8
+                            continue
+                        }
+                        index += mask.trailingZeroBitCount >> 3
+                    }
                     let byte = bytes[index]
-                    if !special[Int(byte)] {
+                    guard special[Int(byte)] else {
                         index += 1
                         continue
                     }
-                    var escape: (UInt8, UInt8)?
-                    var unicodeEscape: UInt16?
                     var skip = 1
+                    let escape: StaticString
                     switch byte {
-                    case 0x22: escape = (0x5C, 0x22)
-                    case 0x5C: escape = (0x5C, 0x5C)
-                    case 0x0A: escape = (0x5C, 0x6E)
-                    case 0x0D: escape = (0x5C, 0x72)
-                    case 0x09: escape = (0x5C, 0x74)
-                    case 0x2F:
-                        guard index > 0, bytes[index - 1] == 0x3C else {
-                            index += 1
-                            continue
-                        }
-                        escape = (0x5C, 0x2F)
-                    case 0xE2:
-                        guard index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] | 1 == 0xA9 else {
-                            index += 1
-                            continue
-                        }
-                        unicodeEscape = bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029
+                    case 0x22: escape = "\\\""
+                    case 0x5C: escape = "\\\\"
+                    case 0x0A: escape = "\\n"
+                    case 0x0D: escape = "\\r"
+                    case 0x09: escape = "\\t"
+                    case 0x3C where index + 1 < count && bytes[index + 1] == 0x2F:
+                        // `</` becomes `<\/`: the '<' stays in the run, the '/' is escaped.
+                        index += 1
+                        escape = "\\/"
+                    case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] | 1 == 0xA9:
+                        escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
                         skip = 3
-                    default: unicodeEscape = UInt16(byte)
+                    case 0x00..<0x20: escape = ""
+                    default:
+                        index += 1
+                        continue
                     }
                     if runStart < index {
                         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                     }
-                    if let escape {
-                        buffer.append(escape.0)
-                        buffer.append(escape.1)
-                    } else if let code = unicodeEscape {
-                        buffer.append(contentsOf: [0x5C, 0x75])
-                        buffer.append(hex[Int(code >> 12 & 0xF)])
-                        buffer.append(hex[Int(code >> 8 & 0xF)])
-                        buffer.append(hex[Int(code >> 4 & 0xF)])
-                        buffer.append(hex[Int(code & 0xF)])
+                    if escape.utf8CodeUnitCount > 0 {
+                        buffer.append(
+                            contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
+                        )
+                    } else {
+                        buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                     }
                     index += skip
                     runStart = index
@@ -394,5 +426,59 @@ public struct JSONFeedWriter: Sendable {
             }
         }
         buffer.append(0x22)
+    }
+}
+
+/// A growable byte buffer written with plain stores: the JSON of one item is assembled here and appended to the
+/// caller's array in one copy, instead of a hundred small `Array.append` calls.
+private struct ByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() {
+        base.deallocate()
+    }
+
+    func flush(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if count + bytes.count > capacity { grow(bytes.count) }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func append(contentsOf text: String.UTF8View) {
+        var string = String(text)
+        string.withUTF8 { append(contentsOf: $0) }
+    }
+
+    private mutating func grow(_ added: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < count + added { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }

@@ -66,6 +66,20 @@ import TributaryCore
         #expect(clock.now - start < .seconds(10))
     }
 
+    @Test func truncatedXHTMLNeverContainsUnescapedMarkupFromText() throws {
+        let text = String(repeating: "&lt;script&gt;x&lt;/script&gt; ", count: 2000)
+        let bytes = Array(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><entry><id>1</id><title>t</title>            <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>\(text)</p></div></content></entry></feed>
+            """.utf8
+        )
+        let result = try FixtureSupport.parse(bytes, options: FeedParserOptions(sourceID: "s", maxTextBytes: 1000))
+        let html = try #require(result.items.first?.contentHTML)
+        #expect(html.utf8.count <= 1000)
+        #expect(!html.contains("<script"))
+        #expect(result.warnings.contains { $0.message.contains("truncated") })
+    }
+
     @Test func deeplyNestedElementsDoNotOverflowTheStack() throws {
         let depth = 100_000
         let body =

@@ -1,0 +1,87 @@
+import FeedParser
+import Foundation
+import Testing
+import TributaryCore
+
+@Suite struct EncodingTests {
+    static let latin = ("Café crème", "Über naïve façades – “quoted” €5", "Ça va? Señor Müller")
+    static let japanese = ("日本語のフィード", "東京で初雪、平年より早く", "ソースはShift_JISかEUC-JPです")
+
+    @Test(arguments: [
+        ("encoding-windows-1252.xml", latin), ("encoding-shift-jis.xml", japanese), ("encoding-euc-jp.xml", japanese),
+        ("encoding-utf-16le-bom.xml", japanese), ("encoding-utf-16be-bom.xml", latin),
+        ("encoding-utf-8-bom.xml", japanese),
+    ])
+    func decodesEachEncoding(_ name: String, _ expected: (String, String, String)) throws {
+        let result = try FixtureSupport.parseFixture(name)
+        #expect(result.metadata?.title == expected.0)
+        #expect(result.items.map(\.title) == [expected.1])
+        #expect(result.items.first?.contentHTML == expected.2)
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func latin1IsDecoded() throws {
+        let result = try FixtureSupport.parseFixture("encoding-iso-8859-1.xml")
+        #expect(result.metadata?.title == "Café crème")
+        #expect(result.items.map(\.title) == ["Über naïve façades"])
+    }
+
+    @Test func latin1DeclarationIsReadAsWindows1252LikeBrowsersDo() throws {
+        // The bytes are windows-1252 (curly quotes, euro sign) but the declaration says ISO-8859-1.
+        let result = try FixtureSupport.parseFixture("encoding-http-charset-contradicts-declaration.xml")
+        #expect(result.items.map(\.title) == ["Über naïve façades – “quoted” €5"])
+    }
+
+    @Test func httpCharsetWinsOverTheDeclarationWithAWarning() throws {
+        let bytes = Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title></channel></rss>"
+                .data(using: .isoLatin1)!
+        )
+        let result = try FixtureSupport.parse(bytes, options: FixtureSupport.options(httpCharset: "ISO-8859-1"))
+        #expect(result.metadata?.title == "Café")
+        #expect(result.warnings.contains { $0.message.contains("contradicts the XML declaration") })
+    }
+
+    @Test func matchingHTTPCharsetGivesNoWarning() throws {
+        let result = try FixtureSupport.parse(
+            try FixtureSupport.bytes("encoding-shift-jis.xml"),
+            options: FixtureSupport.options(httpCharset: "shift_jis")
+        )
+        #expect(result.items.map(\.title) == [Self.japanese.1])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func byteOrderMarkWinsOverAContradictingHTTPCharset() throws {
+        let result = try FixtureSupport.parse(
+            try FixtureSupport.bytes("encoding-utf-16le-bom.xml"),
+            options: FixtureSupport.options(httpCharset: "ISO-8859-1")
+        )
+        #expect(result.items.map(\.title) == [Self.japanese.1])
+        #expect(result.warnings.contains { $0.message.contains("byte order mark") })
+    }
+
+    @Test func unknownHTTPCharsetIsIgnoredWithAWarning() throws {
+        let result = try FixtureSupport.parse(
+            try FixtureSupport.bytes("encoding-euc-jp.xml"),
+            options: FixtureSupport.options(httpCharset: "x-no-such-charset")
+        )
+        #expect(result.items.map(\.title) == [Self.japanese.1])
+        #expect(result.warnings.contains { $0.message.contains("unknown") })
+    }
+
+    @Test func encodingOverrideWinsOverEverything() throws {
+        // Shift_JIS bytes that claim to be UTF-8.
+        var bytes = try FixtureSupport.bytes("encoding-shift-jis.xml")
+        let declaration = Array("Shift_JIS".utf8)
+        if let range = bytes.firstRange(of: declaration) { bytes.replaceSubrange(range, with: Array("UTF-8".utf8)) }
+        let options = FeedParserOptions(sourceID: "s", encodingOverride: "Shift_JIS")
+        let result = try FixtureSupport.parse(bytes, options: options)
+        #expect(result.items.map(\.title) == [Self.japanese.1])
+    }
+
+    @Test func unknownEncodingOverrideIsRejected() {
+        #expect(throws: FeedParseError(.unsupportedEncoding("x-klingon"))) {
+            _ = try StreamingFeedParser(options: FeedParserOptions(sourceID: "s", encodingOverride: "x-klingon"))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TributaryCore
+
+@Suite struct JSONFeedWriterTests {
+    private static let awkward = [
+        "plain", "", "quote \" backslash \\ slash / </script><script>alert(1)</script>", "tab\tnewline\nreturn\r",
+        "controls \u{0}\u{1}\u{8}\u{B}\u{C}\u{1F}\u{7F}", "emoji 😀👩‍👩‍👧 flags 🇯🇵", "日本語 テキスト",
+        "line sep \u{2028} para \u{2029}",
+        "e\u{301} combining", "\u{FEFF}bom", "</", "<\\/", "€ £ ¥ ©",
+    ]
+
+    private func everyFieldItem(_ index: Int, _ text: String) -> FeedItem {
+        FeedItem(
+            id: "id-\(index)-\(text)",
+            url: "https://example.com/\(index)?a=1&b=2",
+            externalURL: "https://external.example.com/\(text)",
+            title: text,
+            contentHTML: "<p>\(text)</p>",
+            contentText: text,
+            summary: text,
+            image: "https://example.com/\(index).png",
+            bannerImage: "https://example.com/banner.png",
+            datePublished: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)),
+            dateModified: Date(timeIntervalSince1970: 1_795_000_000.25 + Double(index) * 0.5),
+            authors: [
+                FeedItem.Author(
+                    name: text,
+                    url: "https://a.example.com",
+                    avatar: "https://a.example.com/a.png",
+                    email: "a@b.c"
+                ),
+                FeedItem.Author(name: "second"),
+            ],
+            tags: [text, "tag"],
+            language: "ja",
+            attachments: [
+                FeedItem.Attachment(
+                    url: "https://cdn.example.com/\(index).mp3",
+                    mimeType: "audio/mpeg",
+                    title: text,
+                    sizeInBytes: 123_456_789,
+                    durationInSeconds: 3723.5
+                ),
+                FeedItem.Attachment(url: "https://cdn.example.com/x", durationInSeconds: 60),
+            ],
+            tributary: TributaryExtension(
+                source: "google-news-jp",
+                origin: TributaryExtension.Origin(title: text, url: "https://publisher.example.com"),
+                related: [TributaryExtension.RelatedLink(title: text, url: "https://r.example.com", publisher: "P")],
+                guid: "guid \(text)",
+                firstSeen: Date(timeIntervalSince1970: 1_795_000_001),
+                alsoIn: [TributaryExtension.ItemReference(source: "other", id: "x", url: "https://o.example.com")]
+            ),
+            extensions: [
+                "_podcast": .object(["episode": .number(12), "explicit": .bool(false), "n": .null, "s": .string(text)]),
+                "_list": .array([.number(1.5), .string(text), .array([])]),
+            ]
+        )
+    }
+
+    @Test func outputDecodesToTheSameFeedAsTheCodableEncoding() throws {
+        var items: [FeedItem] = []
+        for (index, text) in Self.awkward.enumerated() {
+            items.append(everyFieldItem(index, text))
+            items.append(FeedItem(id: text.isEmpty ? "empty" : text))  // only the required field
+            items.append(FeedItem(id: "\(index)", title: text, datePublished: Date(timeIntervalSince1970: -86_401)))
+        }
+        let feed = JSONFeed(
+            title: "Feed \u{1} </script> 😀",
+            homePageURL: "https://example.com/",
+            feedURL: "https://example.com/feed.json",
+            description: "desc\n",
+            userComment: "comment",
+            nextURL: "https://example.com/2",
+            icon: "https://example.com/i.png",
+            favicon: "https://example.com/f.ico",
+            authors: [FeedItem.Author(name: "A", email: "a@example.com")],
+            language: "en",
+            expired: false,
+            items: items,
+            extensions: ["_ext": .string("x")]
+        )
+        let written = JSONFeedWriter.encode(feed)
+        let decoded = try JSONDecoder().decode(JSONFeed.self, from: Data(written))
+        let viaCodable = try JSONDecoder().decode(JSONFeed.self, from: JSONEncoder().encode(feed))
+        #expect(decoded == viaCodable)
+        #expect(decoded == feed)
+    }
+
+    @Test func streamingPiecesMatchTheWholeDocument() throws {
+        let items = (0..<50).map { everyFieldItem($0, Self.awkward[$0 % Self.awkward.count]) }
+        let header = JSONFeed(title: "T", items: [])
+        var writer = JSONFeedWriter()
+        var buffer: [UInt8] = []
+        writer.writeHeader(of: header, into: &buffer)
+        for item in items { writer.writeItem(item, into: &buffer) }
+        writer.writeFooter(into: &buffer)
+        #expect(writer.writtenItems == 50)
+        var whole = header
+        whole.items = items
+        #expect(buffer == JSONFeedWriter.encode(whole))
+        #expect(try JSONDecoder().decode(JSONFeed.self, from: Data(buffer)).items == items)
+    }
+
+    @Test func escapesScriptEndTagsLineSeparatorsAndControlCharacters() {
+        let item = FeedItem(id: "</script>\u{2028}\u{1}\t")
+        var writer = JSONFeedWriter()
+        var buffer: [UInt8] = []
+        writer.writeItem(item, into: &buffer)
+        let text = String(decoding: buffer, as: UTF8.self)
+        #expect(text.contains(#""id":"<\/script>\u2028\u0001\t""#))
+        #expect(!text.contains("</"))
+    }
+
+    @Test func emptyFeedIsValidJSON() throws {
+        let bytes = JSONFeedWriter.encode(JSONFeed(title: "", items: []))
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"\",\"items\":[]}\n"
+        )
+        #expect(try JSONDecoder().decode(JSONFeed.self, from: Data(bytes)).items.isEmpty)
+    }
+}
