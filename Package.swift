@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TributaryCLI", targets: ["TributaryCLI"]),
         .library(name: "Renderers", targets: ["Renderers"]),
         .library(name: "FeedParser", targets: ["FeedParser"]),
+        .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +41,7 @@ let package = Package(
             ] + adapters.map { .target(name: "\($0.name)Adapter") }
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
+        .target(name: "AdapterConformance", dependencies: ["TributaryCore"]),
 
         .testTarget(
             name: "TributaryCoreTests",
@@ -64,6 +66,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),
     ]
         + adapters.flatMap { adapter in
             [
@@ -73,7 +76,7 @@ let package = Package(
                 ),
                 Target.testTarget(
                     name: "\(adapter.name)AdapterTests",
-                    dependencies: [.target(name: "\(adapter.name)Adapter"), "TributaryCore"],
+                    dependencies: [.target(name: "\(adapter.name)Adapter"), "TributaryCore", "AdapterConformance"],
                     resources: [.copy("Fixtures")]
                 ),
             ]
