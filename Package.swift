@@ -4,7 +4,8 @@ import PackageDescription
 /// Built-in source adapters. Each name `Foo` generates the `FooAdapter` library target and the `FooAdapterTests`
 /// test target; `BuiltInSources.all` in TributaryCLI is the one registry that lists their `Source` types.
 let adapters: [(name: String, dependencies: [Target.Dependency])] = [
-    ("JSONFile", [])
+    ("JSONFile", []),
+    ("Exec", ["FeedParser", .product(name: "Logging", package: "swift-log")]),
 ]
 
 let package = Package(

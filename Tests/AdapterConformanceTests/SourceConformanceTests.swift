@@ -48,7 +48,7 @@ struct BrokenCase: Sendable, CustomTestStringConvertible {
 @Suite struct SourceConformanceTests {
     /// Short limits, so that the broken cases that wait (a hang, ignored cancellation) finish quickly.
     let options = ConformanceOptions(
-        initDeadline: .milliseconds(250),
+        initDeadline: .milliseconds(60),
         runTimeout: .seconds(2),
         cancellationDeadline: .milliseconds(300)
     )

@@ -40,7 +40,7 @@ struct TestSource: Source {
         switch options.behaviour {
         case .slowInit:
             // Stands for an init that connects to the network.
-            Thread.sleep(forTimeInterval: 0.4)
+            Thread.sleep(forTimeInterval: 0.12)
         case .throwingInit:
             throw SourceOptionError(key: "url", message: "cannot be reached")
         default:
