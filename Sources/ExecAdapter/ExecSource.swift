@@ -35,26 +35,37 @@ public struct ExecSource: Source {
                 .stringArray,
                 required: true,
                 help:
-                    "The program and its arguments, run without a shell, e.g. [\"./scripts/hn.sh\"]; a program name without '/' is looked up on PATH, a path is relative to the directory holding feeds.json."
+                    "The program and its arguments, run without a shell, e.g. [\"./scripts/hn.sh\"]; a program name without '/' is looked up on PATH, a path is relative to the directory holding feeds.json.",
+                title: "Command",
+                examples: [#"["./scripts/hn.sh"]"#]
             ),
-            .init("args", .stringArray, default: "[]", help: "More arguments, after those in command."),
+            .init(
+                "args",
+                .stringArray,
+                default: "[]",
+                help: "More arguments, after those in command.",
+                title: "Arguments"
+            ),
             .init(
                 "env",
                 .object,
                 default: "{}",
-                help: "Environment variables (strings) set for the program, on top of Tributary's environment."
+                help: "Environment variables (strings) set for the program, on top of Tributary's environment.",
+                title: "Environment"
             ),
             .init(
                 "cwd",
                 .string,
-                help: "The working directory, relative to the directory holding feeds.json; that directory by default."
+                help: "The working directory, relative to the directory holding feeds.json; that directory by default.",
+                title: "Working directory"
             ),
             .init(
                 "stream",
                 .boolean,
                 default: "false",
                 help:
-                    "true for a long-running program that prints JSON lines, one JSON Feed item per line, emitted as they come."
+                    "true for a long-running program that prints JSON lines, one JSON Feed item per line, emitted as they come.",
+                title: "JSON lines"
             ),
         ],
         example: #"{ "id": "hn-script", "kind": "exec", "command": ["./scripts/hn.sh"], "timeout": "30s" }"#

@@ -175,8 +175,9 @@ import TributaryCore
             let failure = try #require(events.failure)
             #expect(failure.description.contains("timed out after 1s"))
             #expect(failure.description.contains("waiting forever"))
-            // A 1 s timeout and a 0.4 s grace period; the rest is slack for a loaded machine.
-            #expect(elapsed < .seconds(10))
+            // Killed at its 1 s timeout, long before the script's own 100 s: the bound is loose because other
+            // tests running in parallel can hold the machine's two cores for seconds.
+            #expect(elapsed < .seconds(30))
             let pids = recordedPIDs(in: directory)
             #expect(pids.count == 2)
             #expect(await survivors(of: pids) == [])
