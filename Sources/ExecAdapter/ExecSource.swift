@@ -14,7 +14,7 @@ public import TributaryCore
 /// started, exits with a non-zero status or is killed by a signal, runs past its `timeout`, or prints something
 /// that is not a feed; the message names the command, the exit status and the last stderr lines.
 ///
-/// On timeout, on cancellation, and when a program that has exited leaves children holding its stdout open for
+/// On timeout (the entry's `timeout`, less ``timeoutMargin`` when it is 2 s or more), on cancellation, and when a program that has exited leaves children holding its stdout open for
 /// more than ``drainGracePeriod``, the whole process group is ended: `SIGTERM`, then `SIGKILL` after
 /// ``terminationGracePeriod``. Children left in the group after a normal exit are killed too. A child that moves to
 /// a group or session of its own (`setsid`) leaves Tributary's reach.
@@ -75,6 +75,9 @@ public struct ExecSource: Source {
     public static let defaultTimeout: Duration = .seconds(60)
     /// How long the program has to exit after `SIGTERM` before its group gets `SIGKILL`.
     public static let terminationGracePeriod: Duration = .milliseconds(400)
+    /// How much earlier than its `timeout` (of 2 s or more) a program is ended, so that the source reports the
+    /// timeout before the pipeline's timer for the same `timeout` cancels it.
+    public static let timeoutMargin: Duration = .milliseconds(500)
     /// How long, after the program exited, its children may keep stdout open before the group is ended.
     public static let drainGracePeriod: Duration = .milliseconds(500)
 
@@ -221,7 +224,9 @@ public struct ExecSource: Source {
     private func read(_ child: ChildProcess, into sink: EventSink) async throws -> Outcome {
         let clock = ContinuousClock()
         let timeout = options.timeout ?? Self.defaultTimeout
-        let deadline = clock.now + timeout
+        // The pipeline cancels a source at the same `timeout`. Ending the program half a second early lets the
+        // source report the timeout itself, with the program's last stderr lines, rather than be cut off.
+        let deadline = clock.now + (timeout >= .seconds(2) ? timeout - Self.timeoutMargin : timeout)
         let reader = FeedOutputReader(sourceID: id, stream: options.stream)
         var outcome = Outcome(stderr: StandardErrorTail())
         var exitedAt: ContinuousClock.Instant?

@@ -8,7 +8,7 @@ import TributaryCore
     @Test(arguments: Fixture.all)
     func conformsToSourceContract(_ f: Fixture) async throws {
         try await withFixtureDirectory { directory in
-            try generatedRSS(count: 1500).write(
+            try generatedRSS(count: 600).write(
                 to: directory.appendingPathComponent("large.xml"),
                 atomically: true,
                 encoding: .utf8

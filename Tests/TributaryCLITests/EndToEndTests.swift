@@ -3,7 +3,7 @@ import Testing
 import TributaryCore
 
 /// Runs the built `tributary` binary on fixture configurations in temporary directories, as a user would.
-@Suite struct EndToEndTests {
+@Suite(.serialized) struct EndToEndTests {
     static let healthyConfig = """
         {
           "$schema": "./feeds.schema.json",
@@ -246,7 +246,7 @@ enum JSONFeedValidator {
     }
 }
 
-@Suite struct JSONFeedValidityTests {
+@Suite(.serialized) struct JSONFeedValidityTests {
     /// The repository's root, from this file's path.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
