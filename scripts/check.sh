@@ -11,3 +11,7 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 
 echo "== swift test"
 swift test --skip-build
+
+echo "== Examples/NotesAdapter: a third-party adapter package, with the conformance kit"
+swift format lint --strict -r Examples/NotesAdapter/Sources Examples/NotesAdapter/Tests Examples/NotesAdapter/Package.swift
+(cd Examples/NotesAdapter && swift build --build-tests && swift test --skip-build)
