@@ -68,6 +68,23 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),
+        .plugin(
+            name: "DigestPlugin",
+            capability: .command(
+                intent: .custom(verb: "digest", description: "Build tributary and write the digest of feeds.json"),
+                permissions: [.writeToPackageDirectory(reason: "The digest is written beside feeds.json.")]
+            ),
+            dependencies: ["tributary"]
+        ),
+        .plugin(
+            name: "NewAdapterPlugin",
+            capability: .command(
+                intent: .custom(verb: "new-adapter", description: "Scaffold and register a new source adapter"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "It writes the adapter's sources, tests and registration.")
+                ]
+            )
+        ),
     ]
         + adapters.flatMap { adapter in
             [
@@ -86,7 +103,7 @@ let package = Package(
 )
 
 // Every target gets the same strictness, as swift-log does it.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
