@@ -4,7 +4,8 @@ import PackageDescription
 /// Built-in source adapters. Each name `Foo` generates the `FooAdapter` library target and the `FooAdapterTests`
 /// test target; `BuiltInSources.all` in TributaryCLI is the one registry that lists their `Source` types.
 let adapters: [(name: String, dependencies: [Target.Dependency])] = [
-    ("JSONFile", [])
+    ("JSONFile", []),
+    ("Exec", ["FeedParser", .product(name: "Logging", package: "swift-log")]),
 ]
 
 let package = Package(
@@ -16,6 +17,7 @@ let package = Package(
         .library(name: "TributaryCLI", targets: ["TributaryCLI"]),
         .library(name: "Renderers", targets: ["Renderers"]),
         .library(name: "FeedParser", targets: ["FeedParser"]),
+        .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +42,7 @@ let package = Package(
             ] + adapters.map { .target(name: "\($0.name)Adapter") }
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
+        .target(name: "AdapterConformance", dependencies: ["TributaryCore"]),
 
         .testTarget(
             name: "TributaryCoreTests",
@@ -64,6 +67,24 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),
+        .plugin(
+            name: "DigestPlugin",
+            capability: .command(
+                intent: .custom(verb: "digest", description: "Build tributary and write the digest of feeds.json"),
+                permissions: [.writeToPackageDirectory(reason: "The digest is written beside feeds.json.")]
+            ),
+            dependencies: ["tributary"]
+        ),
+        .plugin(
+            name: "NewAdapterPlugin",
+            capability: .command(
+                intent: .custom(verb: "new-adapter", description: "Scaffold and register a new source adapter"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "It writes the adapter's sources, tests and registration.")
+                ]
+            )
+        ),
     ]
         + adapters.flatMap { adapter in
             [
@@ -73,7 +94,7 @@ let package = Package(
                 ),
                 Target.testTarget(
                     name: "\(adapter.name)AdapterTests",
-                    dependencies: [.target(name: "\(adapter.name)Adapter"), "TributaryCore"],
+                    dependencies: [.target(name: "\(adapter.name)Adapter"), "TributaryCore", "AdapterConformance"],
                     resources: [.copy("Fixtures")]
                 ),
             ]
@@ -82,7 +103,7 @@ let package = Package(
 )
 
 // Every target gets the same strictness, as swift-log does it.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))

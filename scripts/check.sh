@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== swift format lint"
-swift format lint --strict -r Sources Tests Package.swift
+swift format lint --strict -r Sources Tests Plugins Package.swift
 
 echo "== swift build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -14,3 +14,7 @@ echo "== swift test"
 # text node, entity bombs), and in parallel they occupy the whole cooperative thread pool (one thread per core, two
 # on CI), which starves the tests that check a source is cancelled or timed out promptly.
 swift test --skip-build --no-parallel
+
+echo "== Examples/NotesAdapter: a third-party adapter package, with the conformance kit"
+swift format lint --strict -r Examples/NotesAdapter/Sources Examples/NotesAdapter/Tests Examples/NotesAdapter/Package.swift
+(cd Examples/NotesAdapter && swift build --build-tests && swift test --skip-build)

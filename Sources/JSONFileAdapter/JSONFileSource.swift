@@ -26,7 +26,8 @@ public struct JSONFileSource: Source {
                 .string,
                 required: true,
                 help:
-                    "The file, relative to the directory holding feeds.json; it may not lead outside that directory unless \"allowPathsOutside\" is true."
+                    "The file, relative to the directory holding feeds.json; it may not lead outside that directory unless \"allowPathsOutside\" is true.",
+                title: "File path"
             )
         ],
         example: #"{ "id": "reading-list", "kind": "json-file", "path": "examples/reading-list.json" }"#

@@ -1,3 +1,4 @@
+import ExecAdapter
 import JSONFileAdapter
 public import TributaryCore
 
@@ -5,7 +6,8 @@ public import TributaryCore
 public enum BuiltInSources {
     /// Every built-in adapter, in the order `tributary sources` lists them.
     public static let all: [any Source.Type] = [
-        JSONFileSource.self
+        JSONFileSource.self,
+        ExecSource.self,
     ]
 
     /// A registry of the built-in adapters.

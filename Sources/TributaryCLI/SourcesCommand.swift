@@ -26,6 +26,9 @@ struct SourcesCommand: AsyncParsableCommand {
                     var facts = [option.type.rawValue]
                     if option.isRequired { facts.append("required") }
                     if let value = option.defaultValue { facts.append("default \(value)") }
+                    if !option.allowedValues.isEmpty {
+                        facts.append("one of \(option.allowedValues.joined(separator: ", "))")
+                    }
                     text += "      \(option.name)\(padding)  \(option.help) (\(facts.joined(separator: ", ")))\n"
                 }
             }

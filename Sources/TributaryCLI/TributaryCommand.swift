@@ -22,6 +22,7 @@ public struct TributaryCommand: AsyncParsableCommand {
             ParseCommand.self,
             ValidateCommand.self,
             SourcesCommand.self,
+            SchemaCommand.self,
         ]
     )
 

@@ -72,11 +72,15 @@ public struct SourceDocumentation: Sendable, Hashable {
     public var options: [Option]
     /// An example feeds.json entry, as JSON text.
     public var example: String
+    /// Sets of options of which an entry needs at least one complete set, when no single option is required on
+    /// its own (e.g. `[["url"], ["simulate"]]`: a URL or a simulator).
+    public var requiredAlternatives: [[String]]
 
-    public init(summary: String, options: [Option], example: String) {
+    public init(summary: String, options: [Option], example: String, requiredAlternatives: [[String]] = []) {
         self.summary = summary
         self.options = options
         self.example = example
+        self.requiredAlternatives = requiredAlternatives
     }
 
     /// One option of an adapter.
@@ -91,19 +95,36 @@ public struct SourceDocumentation: Sendable, Hashable {
         /// The default, as feeds.json would spell it, when the option is optional.
         public var defaultValue: String?
         public var help: String
+        /// A short title for editors (the JSON Schema `title`); the name when `nil`.
+        public var title: String?
+        /// The only values a string option takes (the JSON Schema `enum`); any value when empty.
+        public var allowedValues: [String]
+        /// Typical values, as feeds.json would spell them (the JSON Schema `examples`).
+        public var examples: [String]
+        /// The members of an `object` option. An `object` option without members is a map of strings (such as
+        /// an environment).
+        public var properties: [Option]
 
         public init(
             _ name: String,
             _ type: ValueType,
             required: Bool = false,
             default defaultValue: String? = nil,
-            help: String
+            help: String,
+            title: String? = nil,
+            allowedValues: [String] = [],
+            examples: [String] = [],
+            properties: [Option] = []
         ) {
             self.name = name
             self.type = type
             self.isRequired = required
             self.defaultValue = defaultValue
             self.help = help
+            self.title = title
+            self.allowedValues = allowedValues
+            self.examples = examples
+            self.properties = properties
         }
     }
 }

@@ -1,5 +1,7 @@
+import AdapterConformance
 import Foundation
 import JSONFileAdapter
+import Testing
 import TributaryCore
 
 /// Records every event a source sends, in order.
@@ -25,7 +27,77 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
     return try await body(directory)
 }
 
-enum Fixture {
+/// A fixture file and what the conformance kit should expect of it.
+struct Fixture: Sendable, CustomTestStringConvertible {
+    /// The file in `Fixtures/` (or, for `missing.json` and `generated-250.json`, the name the test gives it).
+    var name: String
+    var expectation: ConformanceFixture.Expectation
+    var expectsSeveralBatches = false
+    var inputDates: ClosedRange<Date>? = nil
+
+    var testDescription: String { name }
+
+    /// What the kit is told about this fixture.
+    var conformance: ConformanceFixture {
+        ConformanceFixture(
+            name,
+            expectation: expectation,
+            expectsSeveralBatches: expectsSeveralBatches,
+            inputDates: inputDates
+        )
+    }
+
+    /// Every fixture, plus a missing file and a generated feed large enough for several batches.
+    static let all: [Fixture] = [
+        Fixture(
+            name: "bad-date-item.json",
+            expectation: .malformed,
+            inputDates: dates("2026-11-20T08:00:00Z", "2026-11-21T07:00:00Z")
+        ),
+        Fixture(name: "empty-items.json", expectation: .empty),
+        Fixture(
+            name: "every-field-1.1.json",
+            expectation: .items,
+            inputDates: dates("2026-11-21T00:30:00Z", "2026-11-21T04:45:30.5Z")
+        ),
+        Fixture(name: "garbage-line-3.json", expectation: .malformed),
+        Fixture(
+            name: "missing-ids.json",
+            expectation: .items,
+            inputDates: dates("2026-11-19T08:00:00Z", "2026-11-20T08:00:00Z")
+        ),
+        Fixture(name: "not-a-feed.json", expectation: .malformed),
+        Fixture(
+            name: "numeric-ids-1.0.json",
+            expectation: .items,
+            inputDates: dates("2026-11-20T18:00:00Z", "2026-11-20T18:00:00Z")
+        ),
+        Fixture(name: "relative-urls.json", expectation: .items),
+        Fixture(name: "trailing-comma.json", expectation: .malformed),
+        Fixture(name: "truncated.json", expectation: .malformed),
+        Fixture(
+            name: "unicode-ja.json",
+            expectation: .items,
+            inputDates: dates("2026-11-22T01:00:00Z", "2026-11-22T01:00:00Z")
+        ),
+        Fixture(name: "missing.json", expectation: .unreachable),
+        Fixture(name: "generated-250.json", expectation: .items, expectsSeveralBatches: true),
+    ]
+
+    private static func dates(_ first: String, _ last: String) -> ClosedRange<Date> {
+        (RFC3339.parse(first) ?? .distantPast)...(RFC3339.parse(last) ?? .distantFuture)
+    }
+
+    /// Puts the fixture's input into `directory`: a copy of the file, a generated feed, or nothing for a missing
+    /// file.
+    func prepare(in directory: URL) throws {
+        switch name {
+        case "missing.json": break
+        case "generated-250.json": try generatedFeed(count: 250).write(to: directory.appendingPathComponent(name))
+        default: try Self.copy(name, into: directory)
+        }
+    }
+
     /// The bytes of `Fixtures/<name>`.
     static func data(_ name: String) throws -> Data {
         guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {

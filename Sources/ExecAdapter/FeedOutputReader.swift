@@ -1,0 +1,174 @@
+import FeedParser
+import Foundation
+import TributaryCore
+
+/// Turns a program's stdout into items as it arrives: RSS or Atom (streamed through ``StreamingFeedParser``), a
+/// JSON Feed document, or, in stream mode, JSON lines of items.
+///
+/// The format of a document is told from its first byte that is not white space (after a byte order mark): `<`
+/// is XML, `{` is JSON. XML items are returned as each chunk completes them; a JSON Feed document is decoded at end
+/// of file. Output that is neither is `notAFeed`; no output at all is an empty feed.
+final class FeedOutputReader {
+    /// The most bytes of a JSON Feed document kept in memory: 64 MiB.
+    static let maximumDocumentSize = 64 * 1024 * 1024
+
+    private enum State {
+        case undetermined([UInt8])
+        case xml(StreamingFeedParser)
+        case json([UInt8])
+        case other(String)
+        case lines(pending: [UInt8], lineNumber: Int)
+    }
+
+    private let sourceID: SourceID
+    private var state: State
+
+    /// Creates a reader; `stream` reads JSON lines instead of one document.
+    init(sourceID: SourceID, stream: Bool) {
+        self.sourceID = sourceID
+        state = stream ? .lines(pending: [], lineNumber: 0) : .undetermined([])
+    }
+
+    /// Takes the next bytes; returns the items and warnings they completed.
+    /// - Throws: ``SourceError`` when the output cannot be a feed (a fatal XML error, a document over the limit).
+    func consume(_ bytes: [UInt8]) throws(SourceError) -> (items: [FeedItem], warnings: [SourceWarning]) {
+        switch state {
+        case .undetermined(let buffered):
+            let all = buffered + bytes
+            guard let first = Self.firstSignificantByte(of: all) else {
+                state = .undetermined(all)
+                return ([], [])
+            }
+            switch first {
+            case UInt8(ascii: "<"):
+                let parser: StreamingFeedParser
+                do {
+                    parser = try StreamingFeedParser(options: FeedParserOptions(sourceID: sourceID))
+                } catch {
+                    throw failure(error)
+                }
+                state = .xml(parser)
+                return try consume(all)
+            case UInt8(ascii: "{"):
+                state = .json([])
+                return try consume(all)
+            default:
+                let start = String(decoding: all.prefix(40), as: UTF8.self)
+                state = .other(start)
+                return ([], [])
+            }
+        case .xml(let parser):
+            do {
+                let items = try parser.parse(bytes)
+                return (items, parser.takeWarnings())
+            } catch {
+                throw failure(error)
+            }
+        case .json(var buffered):
+            guard buffered.count + bytes.count <= Self.maximumDocumentSize else {
+                throw SourceError(sourceID: sourceID, reason: .tooLarge(limit: Self.maximumDocumentSize, unit: "bytes"))
+            }
+            state = .other("")  // Not kept while the buffer is mutated, so it is not copied.
+            buffered += bytes
+            state = .json(buffered)
+            return ([], [])
+        case .other:
+            return ([], [])
+        case .lines(var pending, var lineNumber):
+            pending += bytes
+            var items: [FeedItem] = []
+            var warnings: [SourceWarning] = []
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                lineNumber += 1
+                decodeLine(pending[start..<newline], number: lineNumber, items: &items, warnings: &warnings)
+                start = newline + 1
+            }
+            state = .lines(pending: Array(pending[start...]), lineNumber: lineNumber)
+            return (items, warnings)
+        }
+    }
+
+    /// Ends the output; returns the last items and warnings.
+    /// - Throws: ``SourceError`` when the output is not a feed.
+    func finish() throws(SourceError) -> (items: [FeedItem], warnings: [SourceWarning]) {
+        switch state {
+        case .undetermined:
+            // Nothing but white space: an empty feed.
+            return ([], [])
+        case .xml(let parser):
+            do {
+                let items = try parser.finish()
+                return (items, parser.takeWarnings())
+            } catch {
+                throw failure(error)
+            }
+        case .json(let buffered):
+            return try JSONFeedOutput.document(buffered, sourceID: sourceID)
+        case .other(let start):
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .notAFeed(
+                    path: "stdout",
+                    detail:
+                        "the output starts with \"\(start)\", neither XML (RSS, Atom) nor JSON Feed; set \"stream\": true for JSON lines"
+                )
+            )
+        case .lines(let pending, let lineNumber):
+            var items: [FeedItem] = []
+            var warnings: [SourceWarning] = []
+            decodeLine(pending[...], number: lineNumber + 1, items: &items, warnings: &warnings)
+            return (items, warnings)
+        }
+    }
+
+    // MARK: - Private
+
+    private func decodeLine(
+        _ bytes: ArraySlice<UInt8>,
+        number: Int,
+        items: inout [FeedItem],
+        warnings: inout [SourceWarning]
+    ) {
+        let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return }
+        switch JSONFeedOutput.line(trimmed[...], number: number, sourceID: sourceID) {
+        case .item(let item): items.append(item)
+        case .skipped(let warning): warnings.append(warning)
+        }
+    }
+
+    private func failure(_ error: any Error) -> SourceError {
+        if let error = error as? FeedParseError {
+            switch error.reason {
+            case .malformed(let line, let column, let detail):
+                return SourceError(
+                    sourceID: sourceID,
+                    reason: .notAFeed(
+                        path: "stdout",
+                        detail: "malformed XML at line \(line), column \(column): \(detail)"
+                    ),
+                    underlying: error
+                )
+            default:
+                return SourceError(
+                    sourceID: sourceID,
+                    reason: .notAFeed(path: "stdout", detail: "\(error)"),
+                    underlying: error
+                )
+            }
+        }
+        return SourceError(sourceID: sourceID, reason: .other("\(error)"), underlying: error)
+    }
+
+    private static func firstSignificantByte(of bytes: [UInt8]) -> UInt8? {
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return bytes[index]
+            }
+        }
+        return nil
+    }
+}

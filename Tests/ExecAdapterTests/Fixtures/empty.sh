@@ -1,0 +1,2 @@
+# Prints nothing and succeeds.
+echo $$ >> pids
