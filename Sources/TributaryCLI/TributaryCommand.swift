@@ -6,14 +6,17 @@ public struct TributaryCommand: AsyncParsableCommand {
         commandName: "tributary",
         abstract: "A feed aggregator: many sources in, one digest out.",
         discussion: """
-            Sources are listed in feeds.json (see `tributary sources` for the kinds and their options).
-            Progress and errors go to standard error; results to standard output or the output file.
+            Sources are listed in feeds.json (`tributary sources` lists the kinds
+            and their options). Progress and errors go to standard error; results
+            to standard output or the output file.
 
             Exit codes:
               0  every source succeeded
-              1  output was produced but one or more sources failed (each is named on standard error and in the
-                 digest); for `parse`, the input is not a feed or could not be read
-              2  bad usage or invalid configuration: nothing was fetched and nothing was written
+              1  output was produced, but a source failed (each is named on
+                 standard error and in the digest); for `parse`: the input is
+                 not a feed or could not be read
+              2  bad usage or invalid configuration: nothing was fetched and
+                 nothing was written
             """,
         version: TributaryVersion.current,
         subcommands: [
