@@ -152,6 +152,7 @@ final class FeedSAXHandler {
         attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard stopReason == nil else { return }
+        if malformed { markWellFormed() }
         let depth = stack.count
         if skippedDepth > 0 || depth >= options.maxDepth {
             skippedDepth += 1
@@ -317,6 +318,9 @@ final class FeedSAXHandler {
             stop(FeedParseError(.entityLimit))
             return
         }
+        // After a recovered error libxml2 drops even `&amp;` (see ``error(_:context:)``); the text after the error
+        // is the first chance to undo that.
+        if malformed { markWellFormed() }
         guard capturing != nil, skippedDepth == 0, !truncated else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
         if captureType == .xhtml || stack.count - 1 > captureDepth && captureType != .text {
