@@ -697,6 +697,7 @@ final class FeedSAXHandler {
             switch attributes.value("type") {
             case "html", "text/html": return .html
             case "xhtml", "application/xhtml+xml": return .xhtml
+            case nil, "text", "text/plain": return attributes.value("mode") == "xml" ? .xhtml : .text
             case let type?:
                 // Atom 1.0 (RFC 4287 3.1.1.3): any other media type that is not text or XML is base64-encoded.
                 let lowered = type.lowercased()
@@ -707,7 +708,6 @@ final class FeedSAXHandler {
                     return .base64
                 }
                 return attributes.value("mode") == "xml" ? .xhtml : .text
-            default: return attributes.value("mode") == "xml" ? .xhtml : .text
             }
         case .description, .dcDescription, .contentEncoded, .itunesSummary, .title, .dcTitle:
             return .html
