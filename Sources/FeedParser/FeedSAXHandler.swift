@@ -79,6 +79,9 @@ final class FeedSAXHandler {
     /// for each element closed here but still open for libxml2, the stack depth at which libxml2 will end it.
     @exclusivity(unchecked) private var pendingCloseDepth = -1
     @exclusivity(unchecked) private var phantomBases: [Int] = []
+    /// Set when libxml2 dropped a reference in an attribute value of the start tag being read; see
+    /// ``repairAttributeValues(_:count:)``.
+    @exclusivity(unchecked) private var attributeReferenceDropped = false
     private var depthWarned = false
     private var atomWithoutNamespace = false
     @exclusivity(unchecked) private var cache = [CacheEntry](
@@ -153,6 +156,35 @@ final class FeedSAXHandler {
     ) {
         guard stopReason == nil else { return }
         if malformed { markWellFormed() }
+        if attributeReferenceDropped {
+            attributeReferenceDropped = false
+            let patches = repairAttributeValues(attributes, count: attributeCount)
+            defer { restoreAttributeValues(attributes, patches) }
+            startElementBody(
+                localName,
+                prefix: prefix,
+                namespace: namespace,
+                attributeCount: attributeCount,
+                attributes: attributes
+            )
+            return
+        }
+        startElementBody(
+            localName,
+            prefix: prefix,
+            namespace: namespace,
+            attributeCount: attributeCount,
+            attributes: attributes
+        )
+    }
+
+    private func startElementBody(
+        _ localName: UnsafePointer<xmlChar>,
+        prefix: UnsafePointer<xmlChar>?,
+        namespace: UnsafePointer<xmlChar>?,
+        attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         let depth = stack.count
         if skippedDepth > 0 || depth >= options.maxDepth {
             skippedDepth += 1
@@ -346,7 +378,11 @@ final class FeedSAXHandler {
             noteMismatch(value.str2)
         case XML_ERR_NAME_REQUIRED, XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY,
             XML_WAR_UNDECLARED_ENTITY:
-            keepReferenceText(errorContext)
+            if errorContext.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE {
+                attributeReferenceDropped = true
+            } else {
+                keepReferenceText(errorContext)
+            }
         default:
             break
         }
@@ -378,8 +414,9 @@ final class FeedSAXHandler {
     /// undefined entity (`&doesnotexist;`) stay as written. libxml2's recovery drops the `&`, the name and the `;`.
     ///
     /// Called from the error callback, when the rejected bytes are still in the input buffer just before the cursor:
-    /// `&` (no name), `&name` (no `;`) or `&name;` (undefined). Attribute values are not touched (the parser is then
-    /// in its start-tag state); neither are other errors about a missing name (`a < b`), which lack the `&`.
+    /// `&` (no name), `&name` (no `;`) or `&name;` (undefined). Attribute values are repaired separately (the parser
+    /// is then reading an attribute value; see ``repairAttributeValues(_:count:)``); other errors about a missing name
+    /// (`a < b`) lack the `&` and are left alone.
     private func keepReferenceText(_ parserContext: xmlParserCtxtPtr) {
         guard parserContext.pointee.instate == XML_PARSER_CONTENT, let input = parserContext.pointee.input,
             let base = input.pointee.base, let cursor = input.pointee.cur, cursor > base
@@ -395,6 +432,111 @@ final class FeedSAXHandler {
         }
         guard start >= limit, start.pointee == 0x26 else { return }
         characters(start, count: cursor - start)
+    }
+
+    /// An attribute value replaced for the duration of one `startElement` call.
+    private struct AttributePatch {
+        var index: Int
+        var start: UnsafePointer<xmlChar>?
+        var end: UnsafePointer<xmlChar>?
+        var storage: UnsafeMutablePointer<xmlChar>
+    }
+
+    /// Reads again, from the raw start tag, the attribute values in which libxml2 dropped a reference: a raw `&`
+    /// (`href="/x?a=1&b=2"` would become `/x?a=1=2`) stays `&`, as in element text (``keepReferenceText(_:)``).
+    ///
+    /// When `startElementNs` is called the whole start tag is still in the input buffer, with the cursor on its `>`
+    /// or `/>`. The values are decoded leniently (``FeedText/decodeEntities(_:)``), normalised as XML does (tab, line
+    /// feed and carriage return become spaces) and written with `&` as `&#38;`, libxml2's own convention that
+    /// ``Attributes/value(at:)`` undoes. The attribute array points at the new values until
+    /// ``restoreAttributeValues(_:_:)`` puts libxml2's pointers back (libxml2 frees its own values after the call).
+    private func repairAttributeValues(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        count: Int
+    ) -> [AttributePatch] {
+        guard let attributes, count > 0, let context, let input = context.pointee.input,
+            let base = input.pointee.base, let cursor = input.pointee.cur, cursor > base
+        else { return [] }
+        var start = cursor - 1
+        let limit = max(base, cursor - 65536)
+        while start > limit, start.pointee != 0x3C { start -= 1 }
+        guard start.pointee == 0x3C else { return [] }
+        let raw = Self.rawAttributes(UnsafeBufferPointer(start: start, count: cursor - start))
+        var patches: [AttributePatch] = []
+        for index in 0..<count {
+            guard let local = attributes[index * 5] else { continue }
+            var name: [UInt8] = []
+            if let prefix = attributes[index * 5 + 1] {
+                name.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(prefix)))
+                name.append(0x3A)
+            }
+            name.append(contentsOf: UnsafeBufferPointer(start: local, count: strlen(local)))
+            guard let value = raw.first(where: { $0.name == name })?.value, value.contains(0x26) else { continue }
+            var output: [UInt8] = []
+            for byte in value.withUnsafeBufferPointer({ FeedText.decodeEntities($0) }) {
+                switch byte {
+                case 0x26: output.append(contentsOf: [0x26, 0x23, 0x33, 0x38, 0x3B])
+                case 0x09, 0x0A, 0x0D: output.append(0x20)
+                default: output.append(byte)
+                }
+            }
+            let storage = UnsafeMutablePointer<xmlChar>.allocate(capacity: max(output.count, 1))
+            storage.initialize(from: output, count: output.count)
+            patches.append(
+                AttributePatch(
+                    index: index,
+                    start: attributes[index * 5 + 3],
+                    end: attributes[index * 5 + 4],
+                    storage: storage
+                )
+            )
+            attributes[index * 5 + 3] = UnsafePointer(storage)
+            attributes[index * 5 + 4] = UnsafePointer(storage + output.count)
+        }
+        return patches
+    }
+
+    private func restoreAttributeValues(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        _ patches: [AttributePatch]
+    ) {
+        guard let attributes else { return }
+        for patch in patches {
+            attributes[patch.index * 5 + 3] = patch.start
+            attributes[patch.index * 5 + 4] = patch.end
+            patch.storage.deallocate()
+        }
+    }
+
+    /// The attributes of a raw start tag (`<name a="1" b='2'>`) as written, names with their prefixes.
+    static func rawAttributes(_ tag: UnsafeBufferPointer<UInt8>) -> [(name: [UInt8], value: [UInt8])] {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var index = 1
+        while index < tag.count, !isSpace(tag[index]), tag[index] != 0x3E, tag[index] != 0x2F { index += 1 }
+        var result: [(name: [UInt8], value: [UInt8])] = []
+        while index < tag.count {
+            while index < tag.count, isSpace(tag[index]) { index += 1 }
+            let nameStart = index
+            while index < tag.count, !isSpace(tag[index]), tag[index] != 0x3D, tag[index] != 0x3E, tag[index] != 0x2F {
+                index += 1
+            }
+            let name = Array(tag[nameStart..<index])
+            while index < tag.count, isSpace(tag[index]) { index += 1 }
+            guard index < tag.count, tag[index] == 0x3D else {
+                if name.isEmpty { index += 1 }
+                continue
+            }
+            index += 1
+            while index < tag.count, isSpace(tag[index]) { index += 1 }
+            guard index < tag.count, tag[index] == 0x22 || tag[index] == 0x27 else { continue }
+            let quote = tag[index]
+            index += 1
+            let valueStart = index
+            while index < tag.count, tag[index] != quote { index += 1 }
+            result.append((name, Array(tag[valueStart..<index])))
+            index += 1
+        }
+        return result
     }
 
     /// Returns an entity for a name libxml2 does not know: HTML's named entities (`&nbsp;`, `&eacute;`), which

@@ -57,6 +57,27 @@ import TributaryCore
         #expect(result.warnings.contains { $0.message.contains("doesnotexist") })
     }
 
+    @Test func rawAmpersandsInAttributeValuesStayAsText() throws {
+        let atom = Array(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>F</title>
+            <entry><id>urn:1</id><title>One</title>
+            <link rel="alternate" href="http://e.com/3?a=1&b=2&amp;c=3&lang=caf&eacute;&#33;"/></entry>
+            <entry><id>urn:2</id><title>Two</title><link href="http://e.com/clean?a=1&amp;b=2"/></entry>
+            </feed>
+            """.utf8
+        )
+        let result = try parseEverySplit(atom)
+        #expect(result.items.map(\.url) == ["http://e.com/3?a=1&b=2&c=3&lang=café!", "http://e.com/clean?a=1&b=2"])
+
+        let podcast = rss(
+            "<item><title>E</title><enclosure url='http://cdn.e.com/a.mp3?x=1&y=2' type=\"audio/mpeg\"/></item>"
+        )
+        let item = try #require(try parseEverySplit(podcast).items.first)
+        #expect(item.attachments.map(\.url) == ["http://cdn.e.com/a.mp3?x=1&y=2"])
+        #expect(item.attachments.map(\.mimeType) == ["audio/mpeg"])
+    }
+
     @Test func anItemCutInsideItsTitleOrLinkIsKeptWithoutThatField() throws {
         let head = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title>"
         let cutInLink = try FixtureSupport.parse(Array("\(head)<item><title>third</title><link>http://exa".utf8))
