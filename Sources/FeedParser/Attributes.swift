@@ -29,6 +29,17 @@ struct Attributes {
         return false
     }
 
+    /// The value of the attribute `name` in the namespace `namespace` (whatever its prefix), or `nil`; used for
+    /// RSS 1.0's `rdf:about`.
+    func value(_ name: StaticString, namespace: StaticString) -> String? {
+        guard let pointer else { return nil }
+        for index in 0..<count {
+            guard let local = pointer[index * 5], let uri = pointer[index * 5 + 2] else { continue }
+            if Self.equals(local, name), Self.equals(uri, namespace) { return value(at: index) }
+        }
+        return nil
+    }
+
     /// The value of `xml:base`, or `nil`.
     func xmlBase() -> String? {
         guard let pointer else { return nil }

@@ -11,8 +11,14 @@ import TributaryCore
 /// 3. An HTTP charset that libxml2 knows wins over the XML declaration, and a contradiction is reported as a
 ///    warning. `us-ascii` is the exception: it is the default servers send for `text/xml` and is almost always
 ///    wrong, so it never overrides a declaration.
-/// 4. Otherwise libxml2 reads the XML declaration itself (UTF-8 when there is none), except that a declared
-///    ISO-8859-1 is read as windows-1252, as browsers do.
+/// 4. Otherwise libxml2 reads the XML declaration itself, except that a declared ISO-8859-1 is read as
+///    windows-1252, as browsers do.
+/// 5. With no BOM, no declaration and no HTTP charset the document is UTF-8, unless its first KiB is not valid UTF-8
+///    and its bytes fit Shift_JIS or EUC-JP (``detectJapanese(_:)``, as feedparser's chardet does): then that
+///    encoding is used, with a warning.
+///
+/// A document read as UTF-8 (``readsUTF8(encoding:prefix:)``) is still repaired byte by byte where it is not
+/// valid UTF-8; see ``UTF8Sanitizer``.
 enum EncodingSniffer {
     /// The encoding to force (`nil`: let libxml2 decide), how many leading bytes to skip, and warnings.
     static func choose(
@@ -27,6 +33,12 @@ enum EncodingSniffer {
             // As browsers do (WHATWG Encoding), ISO-8859-1 is read as its superset windows-1252: feeds that say
             // Latin-1 routinely contain curly quotes and euro signs in the 0x80-0x9F range.
             if bom == nil, let declared, normalized(declared) == "iso88591" { return ("windows-1252", 0, []) }
+            if bom == nil, declared == nil, let japanese = undeclaredJapanese(prefix) {
+                let message =
+                    "the document declares no encoding and is not UTF-8; its bytes look like \(japanese), "
+                    + "so it was read as \(japanese) (declare the encoding in the XML declaration)"
+                return (japanese, 0, [SourceWarning(message, location: "encoding")])
+            }
             return (nil, 0, [])
         }
         if let bom {
@@ -53,6 +65,75 @@ enum EncodingSniffer {
         }
         if normalized(http) == "utf8" { return (nil, 0, []) }
         return (http, 0, [])
+    }
+
+    /// Whether the document will be read as UTF-8 given the encoding chosen by ``choose(prefix:httpCharset:override:)``:
+    /// a forced UTF-8, or none forced and neither a UTF-16 BOM nor a declaration of another encoding.
+    static func readsUTF8(encoding: String?, prefix: [UInt8]) -> Bool {
+        if let encoding { return normalized(encoding) == "utf8" }
+        if let bom = byteOrderMark(prefix), bom.name != "UTF-8" { return false }
+        guard let declared = declaredEncoding(prefix) else {
+            return prefix.count < 2 || (prefix[0] != 0 && prefix[1] != 0)
+        }
+        return normalized(declared) == "utf8"
+    }
+
+    /// Shift_JIS or EUC-JP when the first KiB of an undeclared document is not UTF-8 but is one of them.
+    static func undeclaredJapanese(_ prefix: [UInt8]) -> String? {
+        let sample = prefix.prefix(1024)
+        let valid = sample.withUnsafeBufferPointer { UTF8Sanitizer.isValid($0) }
+        return valid ? nil : detectJapanese(sample)
+    }
+
+    /// Tells Shift_JIS from EUC-JP by which of them the bytes are valid in (a sequence cut off at the end is not an
+    /// error); when both fit, by the lead bytes of kana, the most frequent Japanese characters (hiragana and katakana
+    /// lead with 0x82/0x83 in Shift_JIS and 0xA4/0xA5 in EUC-JP). `nil` when neither fits or no kana decides.
+    static func detectJapanese(_ sample: ArraySlice<UInt8>) -> String? {
+        let bytes = Array(sample)
+        var shiftJISErrors = 0
+        var shiftJISKana = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 || (0xA1...0xDF).contains(byte) {  // ASCII, half-width katakana
+                index += 1
+            } else if (0x81...0x9F).contains(byte) || (0xE0...0xFC).contains(byte) {
+                guard index + 1 < bytes.count else { break }
+                let trail = bytes[index + 1]
+                if (0x40...0x7E).contains(trail) || (0x80...0xFC).contains(trail) {
+                    if byte == 0x82 || byte == 0x83 { shiftJISKana += 1 }
+                } else {
+                    shiftJISErrors += 1
+                }
+                index += 2
+            } else {
+                shiftJISErrors += 1
+                index += 1
+            }
+        }
+        var eucErrors = 0
+        var eucKana = 0
+        index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte == 0x8F ? 3 : 2
+            guard index + length <= bytes.count else { break }
+            if byte == 0x8E {
+                if !(0xA1...0xDF).contains(bytes[index + 1]) { eucErrors += 1 }
+            } else if byte >= 0x80 {
+                let valid =
+                    (byte == 0x8F || (0xA1...0xFE).contains(byte))
+                    && bytes[(index + 1)..<(index + length)].allSatisfy { (0xA1...0xFE).contains($0) }
+                if !valid { eucErrors += 1 } else if byte == 0xA4 || byte == 0xA5 { eucKana += 1 }
+            }
+            index += length
+        }
+        switch (shiftJISErrors == 0, eucErrors == 0) {
+        case (true, false): return "Shift_JIS"
+        case (false, true): return "EUC-JP"
+        case (true, true) where shiftJISKana != eucKana: return shiftJISKana > eucKana ? "Shift_JIS" : "EUC-JP"
+        default: return nil
+        }
     }
 
     /// Whether libxml2 (through iconv) can decode an encoding.

@@ -16,6 +16,8 @@ final class FeedSAXHandler {
         case html
         /// Inline XHTML markup (Atom `type="xhtml"`), serialized back to HTML.
         case xhtml
+        /// Base64 (Atom 0.3 `mode="base64"`, an Atom 1.0 type that is neither text nor XML), decoded to text.
+        case base64
     }
 
     /// Whose field a captured element fills.
@@ -28,6 +30,9 @@ final class FeedSAXHandler {
     private struct Frame {
         var kind: ElementKind
         var baseCount: Int
+        /// The element's local name and prefix, interned in the parser's dictionary, for tag mismatch recovery.
+        var localName: UnsafePointer<xmlChar>
+        var prefix: UnsafePointer<xmlChar>?
     }
 
     private struct NameKey: Hashable {
@@ -70,6 +75,13 @@ final class FeedSAXHandler {
     @exclusivity(unchecked) private var stack: [Frame] = []
     @exclusivity(unchecked) private var bases: [String] = []
     @exclusivity(unchecked) private var skippedDepth = 0
+    /// Tag mismatch recovery (see ``noteMismatch(_:)``): the depth of the element the next end closes down to, and
+    /// for each element closed here but still open for libxml2, the stack depth at which libxml2 will end it.
+    @exclusivity(unchecked) private var pendingCloseDepth = -1
+    @exclusivity(unchecked) private var phantomBases: [Int] = []
+    /// Set when libxml2 dropped a reference in an attribute value of the start tag being read; see
+    /// ``repairAttributeValues(_:count:)``.
+    @exclusivity(unchecked) private var attributeReferenceDropped = false
     private var depthWarned = false
     private var atomWithoutNamespace = false
     @exclusivity(unchecked) private var cache = [CacheEntry](
@@ -143,6 +155,36 @@ final class FeedSAXHandler {
         attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard stopReason == nil else { return }
+        if malformed { markWellFormed() }
+        if attributeReferenceDropped {
+            attributeReferenceDropped = false
+            let patches = repairAttributeValues(attributes, count: attributeCount)
+            defer { restoreAttributeValues(attributes, patches) }
+            startElementBody(
+                localName,
+                prefix: prefix,
+                namespace: namespace,
+                attributeCount: attributeCount,
+                attributes: attributes
+            )
+            return
+        }
+        startElementBody(
+            localName,
+            prefix: prefix,
+            namespace: namespace,
+            attributeCount: attributeCount,
+            attributes: attributes
+        )
+    }
+
+    private func startElementBody(
+        _ localName: UnsafePointer<xmlChar>,
+        prefix: UnsafePointer<xmlChar>?,
+        namespace: UnsafePointer<xmlChar>?,
+        attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         let depth = stack.count
         if skippedDepth > 0 || depth >= options.maxDepth {
             skippedDepth += 1
@@ -160,7 +202,7 @@ final class FeedSAXHandler {
             bases.append(resolve(base, baseCount: baseCount))
             baseCount += 1
         }
-        stack.append(Frame(kind: kind, baseCount: baseCount))
+        stack.append(Frame(kind: kind, baseCount: baseCount, localName: localName, prefix: prefix))
 
         if capturing != nil, captureScope == .item, kind == .item || kind == .atomEntry {
             // An unclosed element inside the previous item (Fixtures/broken-unclosed-tags.xml): close it.
@@ -196,6 +238,53 @@ final class FeedSAXHandler {
             skippedDepth -= 1
             return
         }
+        if pendingCloseDepth >= 0 || !phantomBases.isEmpty, recoverEnd() { return }
+        closeTop(localName, prefix: prefix)
+    }
+
+    /// Handles an end while tag mismatch recovery is under way; returns whether it did.
+    ///
+    /// libxml2 answers a mismatched end tag (`<description>bold <b>x</description>`) by closing only its innermost
+    /// open element (`b`), so `description` would swallow the item's following `<link>` and `<guid>`. Instead, when
+    /// the end tag names an element of the text being captured, this closes everything down to that element, as
+    /// HTML parsers do, and remembers the elements libxml2 still thinks open ("phantoms"), to ignore their ends.
+    private func recoverEnd() -> Bool {
+        let target = pendingCloseDepth
+        pendingCloseDepth = -1
+        let libxml2TopIsPhantom = phantomBases.last == stack.count
+        guard target >= 0, target < stack.count else {
+            guard libxml2TopIsPhantom else { return false }
+            phantomBases.removeLast()
+            return true
+        }
+        if libxml2TopIsPhantom { phantomBases.removeLast() }
+        let closing = stack.count - target
+        for index in phantomBases.indices where phantomBases[index] > target { phantomBases[index] = target }
+        for _ in 0..<closing {
+            guard let top = stack.last else { break }
+            closeTop(top.localName, prefix: top.prefix)
+        }
+        phantomBases.append(contentsOf: repeatElement(target, count: libxml2TopIsPhantom ? closing : closing - 1))
+        return true
+    }
+
+    /// Called for libxml2's "Opening and ending tag mismatch" error, just before it ends its innermost element:
+    /// when the end tag names an open element at or inside the captured one, the next end closes down to it.
+    private func noteMismatch(_ endTagName: UnsafeMutablePointer<CChar>?) {
+        guard capturing != nil, skippedDepth == 0, let endTagName else { return }
+        var local = UnsafePointer(endTagName)
+        if let colon = strrchr(endTagName, 0x3A) { local = UnsafePointer(colon + 1) }
+        var index = stack.count - 2
+        while index >= captureDepth, index >= 0 {
+            if strcmp(UnsafeRawPointer(stack[index].localName).assumingMemoryBound(to: CChar.self), local) == 0 {
+                pendingCloseDepth = index
+                return
+            }
+            index -= 1
+        }
+    }
+
+    private func closeTop(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
         guard let frame = stack.popLast() else { return }
         let depth = stack.count
         if capturing != nil {
@@ -234,10 +323,19 @@ final class FeedSAXHandler {
         }
     }
 
-    /// Called at the end of the input: an item cut off by truncation is kept when it has something to show.
+    /// Called at the end of the input. An item cut off by truncation is kept with a warning, without the field
+    /// the input ended in: a title or link cut in the middle is missing rather than partial (`http://exa`).
     func finishDocument() {
-        if capturing != nil { finishCapture() }
-        if inItem, item.title != nil || item.link != nil || item.guid != nil || item.atomID != nil {
+        if capturing != nil {
+            if captureScope == .item {
+                capturing = nil
+                captureAttribute = nil
+                warn("the input ended inside a field of the last item; the partial field was dropped")
+            } else {
+                finishCapture()
+            }
+        }
+        if inItem {
             completed.append(item.build(sourceID: options.sourceID))
             warn("the input ended inside an item; the partial item was kept")
         }
@@ -252,9 +350,12 @@ final class FeedSAXHandler {
             stop(FeedParseError(.entityLimit))
             return
         }
+        // After a recovered error libxml2 drops even `&amp;` (see ``error(_:context:)``); the text after the error
+        // is the first chance to undo that.
+        if malformed { markWellFormed() }
         guard capturing != nil, skippedDepth == 0, !truncated else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
-        if captureType == .xhtml || stack.count - 1 > captureDepth {
+        if captureType == .xhtml || stack.count - 1 > captureDepth && captureType != .text {
             if text.count + count * 6 > options.maxTextBytes {
                 // Escaped text is cut at the last whole run rather than mid-escape.
                 truncate(adding: UnsafeBufferPointer(start: bytes, count: 0))
@@ -270,8 +371,21 @@ final class FeedSAXHandler {
 
     // MARK: - Errors
 
-    func error(_ error: UnsafePointer<xmlError>) {
+    func error(_ error: UnsafePointer<xmlError>, context errorContext: xmlParserCtxtPtr) {
         let value = error.pointee
+        switch xmlParserErrors(UInt32(bitPattern: value.code)) {
+        case XML_ERR_TAG_NAME_MISMATCH:
+            noteMismatch(value.str2)
+        case XML_ERR_NAME_REQUIRED, XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY,
+            XML_WAR_UNDECLARED_ENTITY:
+            if errorContext.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE {
+                attributeReferenceDropped = true
+            } else {
+                keepReferenceText(errorContext)
+            }
+        default:
+            break
+        }
         var message = value.message.map { String(cString: $0) } ?? "unknown error"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         let line = Int(value.line)
@@ -295,6 +409,136 @@ final class FeedSAXHandler {
         }
     }
 
+    /// Puts back the text of a reference libxml2 rejected in element content, as HTML5 and feedparser read it: a raw
+    /// `&` not starting a reference (`Fish & Chips`), one whose name is not closed by `;` (`?id=1&lang=en`) and an
+    /// undefined entity (`&doesnotexist;`) stay as written. libxml2's recovery drops the `&`, the name and the `;`.
+    ///
+    /// Called from the error callback, when the rejected bytes are still in the input buffer just before the cursor:
+    /// `&` (no name), `&name` (no `;`) or `&name;` (undefined). Attribute values are repaired separately (the parser
+    /// is then reading an attribute value; see ``repairAttributeValues(_:count:)``); other errors about a missing name
+    /// (`a < b`) lack the `&` and are left alone.
+    private func keepReferenceText(_ parserContext: xmlParserCtxtPtr) {
+        guard parserContext.pointee.instate == XML_PARSER_CONTENT, let input = parserContext.pointee.input,
+            let base = input.pointee.base, let cursor = input.pointee.cur, cursor > base
+        else { return }
+        var start = cursor - 1
+        if start.pointee == 0x3B { start -= 1 }  // ;
+        let limit = max(base, cursor - 64)
+        while start >= limit, start.pointee != 0x26 {
+            switch start.pointee {
+            case 0x09, 0x0A, 0x0D, 0x20, 0x3B, 0x3C, 0x3E: return
+            default: start -= 1
+            }
+        }
+        guard start >= limit, start.pointee == 0x26 else { return }
+        characters(start, count: cursor - start)
+    }
+
+    /// An attribute value replaced for the duration of one `startElement` call.
+    private struct AttributePatch {
+        var index: Int
+        var start: UnsafePointer<xmlChar>?
+        var end: UnsafePointer<xmlChar>?
+        var storage: UnsafeMutablePointer<xmlChar>
+    }
+
+    /// Reads again, from the raw start tag, the attribute values in which libxml2 dropped a reference: a raw `&`
+    /// (`href="/x?a=1&b=2"` would become `/x?a=1=2`) stays `&`, as in element text (``keepReferenceText(_:)``).
+    ///
+    /// When `startElementNs` is called the whole start tag is still in the input buffer, with the cursor on its `>`
+    /// or `/>`. The values are decoded leniently (``FeedText/decodeEntities(_:)``), normalised as XML does (tab, line
+    /// feed and carriage return become spaces) and written with `&` as `&#38;`, libxml2's own convention that
+    /// ``Attributes/value(at:)`` undoes. The attribute array points at the new values until
+    /// ``restoreAttributeValues(_:_:)`` puts libxml2's pointers back (libxml2 frees its own values after the call).
+    private func repairAttributeValues(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        count: Int
+    ) -> [AttributePatch] {
+        guard let attributes, count > 0, let context, let input = context.pointee.input,
+            let base = input.pointee.base, let cursor = input.pointee.cur, cursor > base
+        else { return [] }
+        var start = cursor - 1
+        let limit = max(base, cursor - 65536)
+        while start > limit, start.pointee != 0x3C { start -= 1 }
+        guard start.pointee == 0x3C else { return [] }
+        let raw = Self.rawAttributes(UnsafeBufferPointer(start: start, count: cursor - start))
+        var patches: [AttributePatch] = []
+        for index in 0..<count {
+            guard let local = attributes[index * 5] else { continue }
+            var name: [UInt8] = []
+            if let prefix = attributes[index * 5 + 1] {
+                name.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(prefix)))
+                name.append(0x3A)
+            }
+            name.append(contentsOf: UnsafeBufferPointer(start: local, count: strlen(local)))
+            guard let value = raw.first(where: { $0.name == name })?.value, value.contains(0x26) else { continue }
+            var output: [UInt8] = []
+            for byte in value.withUnsafeBufferPointer({ FeedText.decodeEntities($0) }) {
+                switch byte {
+                case 0x26: output.append(contentsOf: [0x26, 0x23, 0x33, 0x38, 0x3B])
+                case 0x09, 0x0A, 0x0D: output.append(0x20)
+                default: output.append(byte)
+                }
+            }
+            let storage = UnsafeMutablePointer<xmlChar>.allocate(capacity: max(output.count, 1))
+            storage.initialize(from: output, count: output.count)
+            patches.append(
+                AttributePatch(
+                    index: index,
+                    start: attributes[index * 5 + 3],
+                    end: attributes[index * 5 + 4],
+                    storage: storage
+                )
+            )
+            attributes[index * 5 + 3] = UnsafePointer(storage)
+            attributes[index * 5 + 4] = UnsafePointer(storage + output.count)
+        }
+        return patches
+    }
+
+    private func restoreAttributeValues(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        _ patches: [AttributePatch]
+    ) {
+        guard let attributes else { return }
+        for patch in patches {
+            attributes[patch.index * 5 + 3] = patch.start
+            attributes[patch.index * 5 + 4] = patch.end
+            patch.storage.deallocate()
+        }
+    }
+
+    /// The attributes of a raw start tag (`<name a="1" b='2'>`) as written, names with their prefixes.
+    static func rawAttributes(_ tag: UnsafeBufferPointer<UInt8>) -> [(name: [UInt8], value: [UInt8])] {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var index = 1
+        while index < tag.count, !isSpace(tag[index]), tag[index] != 0x3E, tag[index] != 0x2F { index += 1 }
+        var result: [(name: [UInt8], value: [UInt8])] = []
+        while index < tag.count {
+            while index < tag.count, isSpace(tag[index]) { index += 1 }
+            let nameStart = index
+            while index < tag.count, !isSpace(tag[index]), tag[index] != 0x3D, tag[index] != 0x3E, tag[index] != 0x2F {
+                index += 1
+            }
+            let name = Array(tag[nameStart..<index])
+            while index < tag.count, isSpace(tag[index]) { index += 1 }
+            guard index < tag.count, tag[index] == 0x3D else {
+                if name.isEmpty { index += 1 }
+                continue
+            }
+            index += 1
+            while index < tag.count, isSpace(tag[index]) { index += 1 }
+            guard index < tag.count, tag[index] == 0x22 || tag[index] == 0x27 else { continue }
+            let quote = tag[index]
+            index += 1
+            let valueStart = index
+            while index < tag.count, tag[index] != quote { index += 1 }
+            result.append((name, Array(tag[valueStart..<index])))
+            index += 1
+        }
+        return result
+    }
+
     /// Returns an entity for a name libxml2 does not know: HTML's named entities (`&nbsp;`, `&eacute;`), which
     /// feeds use without declaring them. Predefined and internally declared entities come from libxml2 itself.
     func htmlEntity(_ name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
@@ -305,7 +549,7 @@ final class FeedSAXHandler {
             bytes.append(cursor.pointee)
             cursor += 1
         }
-        guard let value = HTMLText.namedEntity(bytes) else { return nil }
+        guard let value = FeedText.namedEntity(bytes) else { return nil }
         if entityDocument == nil {
             entityDocument = xmlNewDoc(nil)
             _ = xmlCreateIntSubset(entityDocument, nil, nil, nil)
@@ -313,7 +557,7 @@ final class FeedSAXHandler {
         guard let document = entityDocument else { return nil }
         if let existing = xmlGetDocEntity(document, name) { return existing }
         var content: [UInt8] = []
-        HTMLText.appendUTF8(value, to: &content)
+        FeedText.appendUTF8(value, to: &content)
         if value == 0x26 || value == 0x3C {
             content = Array((value == 0x26 ? "&#38;" : "&#60;").utf8)
         }
@@ -393,6 +637,8 @@ final class FeedSAXHandler {
                 atomWithoutNamespace = true
                 cache = cache.map { _ in CacheEntry(localName: nil, namespace: nil, kind: .other) }
                 overflow.removeAll()
+                // The root frame was classified before the flag was set; its entries are matched on it.
+                stack[0].kind = .atomFeed
                 format = attributes.value("version") == "0.3" ? .atom03 : .atom10
                 warn("the <feed> element has no Atom namespace; read as Atom anyway")
             } else {
@@ -418,6 +664,7 @@ final class FeedSAXHandler {
             item = ItemBuilder()
             inItem = true
             itemDepth = depth
+            if kind == .item { readRDFAbout(attributes) }
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .atomSubtitle, .language, .dcLanguage,
             .generator, .atomGenerator, .lastBuildDate, .pubDate, .dcDate, .atomUpdated, .managingEditor, .dcCreator,
             .atomLogo, .atomIcon:
@@ -472,6 +719,7 @@ final class FeedSAXHandler {
             warn("an item was not closed before the next one started")
             item = ItemBuilder()
             itemDepth = depth
+            if kind == .item { readRDFAbout(attributes) }
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary:
@@ -516,7 +764,7 @@ final class FeedSAXHandler {
             beginCapture(kind, scope: .author, depth: depth, type: .text)
         case .atomCategory where direct:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                let tag = HTMLText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false)
+                let tag = FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false)
                 if !tag.isEmpty { item.tags.append(tag) }
             } else {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
@@ -556,6 +804,15 @@ final class FeedSAXHandler {
         }
     }
 
+    /// RSS 1.0 names each item by its `rdf:about` URI, which is its id when it has no guid.
+    private func readRDFAbout(_ attributes: Attributes) {
+        guard attributes.count > 0,
+            let about = attributes.value("about", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+        else { return }
+        let trimmed = Self.trimmed(about)
+        if !trimmed.isEmpty { item.rdfAbout = trimmed }
+    }
+
     private func startInAtomSource(_ kind: ElementKind, parent: ElementKind, attributes: Attributes, baseCount: Int) {
         guard parent == .atomSource else { return }
         switch kind {
@@ -577,11 +834,22 @@ final class FeedSAXHandler {
             if let mode = attributes.value("mode") {  // Atom 0.3
                 if mode == "escaped" { return .html }
                 if mode == "xml" { return .xhtml }
+                if mode == "base64" { return .base64 }
             }
             switch attributes.value("type") {
             case "html", "text/html": return .html
             case "xhtml", "application/xhtml+xml": return .xhtml
-            default: return attributes.value("mode") == "xml" ? .xhtml : .text
+            case nil, "text", "text/plain": return attributes.value("mode") == "xml" ? .xhtml : .text
+            case let type?:
+                // Atom 1.0 (RFC 4287 3.1.1.3): any other media type that is not text or XML is base64-encoded.
+                let lowered = type.lowercased()
+                if lowered != "text", !lowered.hasPrefix("text/"), !lowered.hasSuffix("+xml"),
+                    !lowered.hasSuffix("/xml"),
+                    lowered.contains("/")
+                {
+                    return .base64
+                }
+                return attributes.value("mode") == "xml" ? .xhtml : .text
             }
         case .description, .dcDescription, .contentEncoded, .itunesSummary, .title, .dcTitle:
             return .html
@@ -614,6 +882,7 @@ final class FeedSAXHandler {
     private func finishCapture() {
         guard let kind = capturing else { return }
         capturing = nil
+        if captureType == .base64 { decodeBase64() }
         defer { captureAttribute = nil }
         switch captureScope {
         case .item: finishItemField(kind)
@@ -622,7 +891,7 @@ final class FeedSAXHandler {
             let value = trimmedText()
             guard !value.isEmpty else { return }
             switch kind {
-            case .atomName: author?.name = HTMLText.plainText(text.bytes, stripTags: false, decodeEntities: false)
+            case .atomName: author?.name = FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
             case .atomEmail: author?.email = value
             default: author?.url = resolve(value, baseCount: captureBaseCount)
             }
@@ -652,15 +921,15 @@ final class FeedSAXHandler {
             item.contentEncoded = absoluteLinks(String(decoding: text.bytes, as: UTF8.self))
         case .atomContent:
             switch captureType {
-            case .text: item.atomContentText = String(decoding: text.bytes, as: UTF8.self)
+            case .text, .base64: item.atomContentText = String(decoding: text.bytes, as: UTF8.self)
             case .html: item.atomContentHTML = absoluteLinks(String(decoding: text.bytes, as: UTF8.self))
             case .xhtml: item.atomContentHTML = trimmedText()
             }
         case .atomSummary:
             item.summary =
                 captureType == .text
-                ? HTMLText.plainText(text.bytes, stripTags: false, decodeEntities: false)
-                : HTMLText.plainText(text.bytes)
+                ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
+                : FeedText.plainText(text.bytes)
         case .guid:
             let value = trimmedText()
             if !value.isEmpty { item.guid = value }
@@ -676,12 +945,12 @@ final class FeedSAXHandler {
         case .author:
             if let author = Self.rssAuthor(trimmedText()) { item.authors.append(author) }
         case .dcCreator, .itunesAuthor:
-            let name = HTMLText.plainText(text.bytes)
+            let name = FeedText.plainText(text.bytes)
             if !name.isEmpty, item.authors.contains(where: { $0.name == name }) == false {
                 item.authors.append(FeedItem.Author(name: name))
             }
         case .category, .dcSubject:
-            let tag = HTMLText.plainText(text.bytes)
+            let tag = FeedText.plainText(text.bytes)
             if !tag.isEmpty, item.tags.contains(tag) == false { item.tags.append(tag) }
         case .itunesDuration:
             item.itunesDuration = Self.duration(trimmedText())
@@ -709,14 +978,14 @@ final class FeedSAXHandler {
             if channelDescription == nil {
                 channelDescription =
                     captureType == .text
-                    ? HTMLText.plainText(text.bytes, stripTags: false, decodeEntities: false)
-                    : HTMLText.plainText(text.bytes)
+                    ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
+                    : FeedText.plainText(text.bytes)
             }
         case .language, .dcLanguage:
             let value = trimmedText()
             if !value.isEmpty, channelLanguage == nil { channelLanguage = value }
         case .generator, .atomGenerator:
-            let value = HTMLText.plainText(text.bytes)
+            let value = FeedText.plainText(text.bytes)
             if !value.isEmpty, channelGenerator == nil {
                 channelGenerator = captureAttribute.map { "\(value) \($0)" } ?? value
             }
@@ -727,7 +996,7 @@ final class FeedSAXHandler {
         case .managingEditor:
             if let author = Self.rssAuthor(trimmedText()) { channelAuthors.append(author) }
         case .dcCreator:
-            let name = HTMLText.plainText(text.bytes)
+            let name = FeedText.plainText(text.bytes)
             if !name.isEmpty { channelAuthors.append(FeedItem.Author(name: name)) }
         case .atomLogo, .atomIcon:
             let value = trimmedText()
@@ -739,9 +1008,21 @@ final class FeedSAXHandler {
         }
     }
 
+    /// Replaces base64 text by what it encodes (invalid UTF-8 becoming U+FFFD later); it is then read as text.
+    private func decodeBase64() {
+        captureType = .text
+        let encoded = String(decoding: text.bytes, as: UTF8.self)
+        guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
+            warn("a base64-encoded element could not be decoded; its text was kept as written")
+            return
+        }
+        text.removeAll()
+        text.append(Array(data))
+    }
+
     private func plainTitle() -> String {
         captureType == .text
-            ? HTMLText.plainText(text.bytes, stripTags: false, decodeEntities: false) : HTMLText.plainText(text.bytes)
+            ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false) : FeedText.plainText(text.bytes)
     }
 
     private func trimmedText() -> String {
@@ -761,7 +1042,7 @@ final class FeedSAXHandler {
     private func absoluteLinks(_ html: String) -> String {
         guard captureBaseCount > 0 || baseURLString != nil else { return html }
         let baseCount = captureBaseCount
-        return HTMLText.resolvingRelativeURLs(html) { resolve($0, baseCount: baseCount) }
+        return FeedText.resolvingRelativeURLs(html) { resolve($0, baseCount: baseCount) }
     }
 
     /// Resolves a URL reference against the `xml:base` chain in effect, then the feed URL.
@@ -816,7 +1097,9 @@ final class FeedSAXHandler {
         prefix: UnsafePointer<xmlChar>?,
         attributes: Attributes
     ) {
-        guard !truncated, text.count < options.maxTextBytes else { return }
+        // Plain text has no markup: child elements of a text element (an Atom 0.3 title's naked `<b>`) give only
+        // their text.
+        guard !truncated, captureType != .text, text.count < options.maxTextBytes else { return }
         text.append(0x3C)
         appendName(localName, prefix: prefix)
         for index in 0..<attributes.count {
@@ -837,7 +1120,7 @@ final class FeedSAXHandler {
     }
 
     private func appendEndTag(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
-        guard !truncated, text.count < options.maxTextBytes else { return }
+        guard !truncated, captureType != .text, text.count < options.maxTextBytes else { return }
         if Self.voidElements.contains(String(cString: localName)) { return }
         text.append(0x3C)
         text.append(0x2F)

@@ -7,6 +7,8 @@ struct ItemBuilder {
     var guid: String?
     var guidIsPermaLink = true
     var atomID: String?
+    /// RSS 1.0's `<item rdf:about>`: the item's URI, its id when there is no guid.
+    var rdfAbout: String?
     var link: String?
     var alternateLink: String?
     var firstAtomLink: String?
@@ -30,8 +32,8 @@ struct ItemBuilder {
 
     /// HTML from a text node, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
     static func html(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        HTMLText.isDoubleEscaped(bytes)
-            ? String(decoding: HTMLText.decodeEntities(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+        FeedText.isDoubleEscaped(bytes)
+            ? String(decoding: FeedText.decodeEntities(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
     }
 
     /// Builds the normalised item; `sourceID` is stamped on it.
@@ -41,7 +43,7 @@ struct ItemBuilder {
         if let contentEncoded {
             item.contentHTML = contentEncoded
             if var description, !description.isEmpty {
-                item.summary = description.withUTF8 { HTMLText.plainText($0) }
+                item.summary = description.withUTF8 { FeedText.plainText($0) }
             }
         } else if let atomContentHTML {
             item.contentHTML = atomContentHTML
@@ -68,7 +70,7 @@ struct ItemBuilder {
         item.image =
             thumbnail ?? itunesImage
             ?? attachments.first(where: { $0.mimeType?.hasPrefix("image/") == true })?.url
-        let originalID = guid ?? atomID
+        let originalID = guid ?? atomID ?? rdfAbout
         item.tributary = TributaryExtension(source: sourceID, origin: origin, guid: originalID)
         if let originalID, !originalID.isEmpty {
             item.id = originalID

@@ -22,6 +22,9 @@ public final class StreamingFeedParser {
     private var halted = false
     /// Whether the input starts like XML (`<` after whitespace or a UTF-8 BOM), to tell broken XML from non-XML.
     private var looksLikeMarkup = false
+    /// Repairs invalid UTF-8 when the document is read as UTF-8; `nil` for other encodings.
+    private var sanitizer: UTF8Sanitizer?
+    private var repairReported = false
 
     /// Creates a parser for one document.
     ///
@@ -84,6 +87,12 @@ public final class StreamingFeedParser {
             prefix = []
             try start(with: initial)
         }
+        if context != nil, !halted, sanitizer != nil {
+            var pending: [UInt8] = []
+            sanitizer?.finish { pending.append(contentsOf: $0) }
+            try pending.withUnsafeBytes { try feedChunks($0) }
+            reportRepair()
+        }
         if let context, !halted {
             xmlParseChunk(context, nil, 0, 1)
             try checkState()
@@ -127,7 +136,16 @@ public final class StreamingFeedParser {
             throw FeedParseError(.parserUnavailable)
         }
         self.context = context
-        let body = initial.dropFirst(choice.skip)
+        var body = initial.dropFirst(choice.skip)
+        if EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
+            var sanitizer = UTF8Sanitizer()
+            var cleaned: [UInt8] = []
+            cleaned.reserveCapacity(body.count)
+            body.withUnsafeBytes { bytes in sanitizer.process(bytes) { cleaned.append(contentsOf: $0) } }
+            body = cleaned[...]
+            self.sanitizer = sanitizer
+            reportRepair()
+        }
         let head = Array(body.prefix(4))
         let status = head.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
@@ -140,10 +158,36 @@ public final class StreamingFeedParser {
         xmlCtxtUseOptions(context, parserOptions)
         context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
         handler.context = context
-        try Array(body.dropFirst(head.count)).withUnsafeBytes { try feed($0) }
+        try Array(body.dropFirst(head.count)).withUnsafeBytes { try feedChunks($0) }
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        guard sanitizer != nil else { return try feedChunks(bytes) }
+        try sanitizer?.process(bytes) { try feedChunks($0) }
+        reportRepair()
+    }
+
+    /// Warns once about the first repair of invalid UTF-8 (see ``UTF8Sanitizer``).
+    private func reportRepair() {
+        guard !repairReported, let repair = sanitizer?.repair else { return }
+        let message: String
+        switch repair {
+        case .none:
+            return
+        case .replaced:
+            message =
+                "the document is read as UTF-8 but has bytes that are not UTF-8; they were replaced by U+FFFD "
+                + "(fix the feed's encoding declaration or its bytes)"
+        case .windows1252(let offset):
+            message =
+                "the document is read as UTF-8 but byte \(offset) is not UTF-8 and all before it was ASCII; "
+                + "read as windows-1252 from there, as feedparser does (declare the real encoding in the feed)"
+        }
+        repairReported = true
+        handler.warnings.append(SourceWarning(message, location: "encoding"))
+    }
+
+    private func feedChunks(_ bytes: UnsafeRawBufferPointer) throws {
         guard let context, var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0, !halted {
@@ -248,7 +292,7 @@ public final class StreamingFeedParser {
         sax.ignorableWhitespace = sax.characters
         sax.serror = { context, error in
             guard let context, let error else { return }
-            saxHandler(context)?.error(error)
+            saxHandler(context)?.error(error, context: context.assumingMemoryBound(to: xmlParserCtxt.self))
         }
         return sax
     }

@@ -2,7 +2,13 @@ import CLibXML2
 import Foundation
 
 /// Byte-level helpers for the text inside feeds: HTML to plain text, entity decoding and markup escaping.
-enum HTMLText {
+///
+/// This is deliberately separate from TributaryCore's public `HTMLText`, which the pipeline's `Normaliser` uses on
+/// `String`s. `FeedText` runs on the parser's hot path, once or more per item field, straight on the UTF-8 bytes
+/// libxml2 hands the SAX callbacks (no `String` is built unless the text needs work), and it knows feed-specific
+/// cases (double-escaped descriptions, HTML entities undeclared in XML). Keep the two apart: the name says which is
+/// which.
+enum FeedText {
     /// Plain text from HTML or text: tags stripped, entities decoded, whitespace collapsed and trimmed.
     ///
     /// A `<` only opens a tag when a letter, `/`, `!` or `?` follows, so `a < b` survives.

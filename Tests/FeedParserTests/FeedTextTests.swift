@@ -2,9 +2,9 @@ import Testing
 
 @testable import FeedParser
 
-@Suite struct HTMLTextTests {
+@Suite struct FeedTextTests {
     private func resolve(_ html: String) -> String {
-        HTMLText.resolvingRelativeURLs(html) {
+        FeedText.resolvingRelativeURLs(html) {
             URLResolver.resolve($0, against: "https://example.com/blog/post/") ?? $0
         }
     }
@@ -33,14 +33,14 @@ import Testing
         ("<a href=\"x>y\">link</a>", "link"), ("plain", "plain"), ("", ""),
     ])
     func plainTextStripsTagsDecodesEntitiesAndCollapsesWhitespace(_ input: String, _ expected: String) {
-        #expect(HTMLText.plainText(Array(input.utf8)) == expected)
+        #expect(FeedText.plainText(Array(input.utf8)) == expected)
     }
 
     @Test func doubleEscapedHTMLIsDetected() {
         let twice = Array("&lt;p&gt;Hi&lt;/p&gt;".utf8)
         let once = Array("<p>Hi &lt; there</p>".utf8)
-        twice.withUnsafeBufferPointer { #expect(HTMLText.isDoubleEscaped($0)) }
-        once.withUnsafeBufferPointer { #expect(!HTMLText.isDoubleEscaped($0)) }
-        twice.withUnsafeBufferPointer { #expect(HTMLText.decodeEntities($0) == Array("<p>Hi</p>".utf8)) }
+        twice.withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0)) }
+        once.withUnsafeBufferPointer { #expect(!FeedText.isDoubleEscaped($0)) }
+        twice.withUnsafeBufferPointer { #expect(FeedText.decodeEntities($0) == Array("<p>Hi</p>".utf8)) }
     }
 }

@@ -1,0 +1,146 @@
+import FeedParser
+import Foundation
+import Testing
+import TributaryCore
+
+/// Broken and unusual markup that must still give feedparser's reading (see ReferenceCorpusTests), at every chunk
+/// boundary.
+@Suite struct RecoveryTests {
+    private func rss(_ body: String, channelTitle: String = "T") -> [UInt8] {
+        Array(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><rss version=\"2.0\"><channel><title>\(channelTitle)</title>\(body)</channel></rss>"
+                .utf8
+        )
+    }
+
+    /// Parses `bytes` whole and split at every position, and checks all splits give the whole parse's items.
+    private func parseEverySplit(
+        _ bytes: [UInt8]
+    ) throws -> (metadata: FeedMetadata?, items: [FeedItem], warnings: [SourceWarning]) {
+        let whole = try FixtureSupport.parse(bytes)
+        for position in 1..<bytes.count {
+            let split = try FixtureSupport.parse(bytes, splitAt: [position])
+            #expect(split.items == whole.items, "split at byte \(position)")
+            #expect(split.metadata?.title == whole.metadata?.title, "split at byte \(position)")
+        }
+        return whole
+    }
+
+    @Test func rdfAboutIsTheItemIDWhenThereIsNoGuid() throws {
+        let bytes = Array(
+            """
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+            <channel rdf:about="http://example.com/index.rdf"><title>R</title></channel>
+            <item rdf:about=" http://example.org/1 "><title>One</title><link>http://example.org/one</link></item>
+            <item><title>Two</title><link>http://example.org/two</link></item>
+            </rdf:RDF>
+            """.utf8
+        )
+        let result = try parseEverySplit(bytes)
+        #expect(result.items.map(\.id) == ["http://example.org/1", "http://example.org/two"])
+        #expect(result.items.first?.url == "http://example.org/one")
+    }
+
+    @Test func rawAmpersandsAndUndefinedEntitiesStayAsText() throws {
+        let bytes = rss(
+            """
+            <item><title>Fish & Chips &amp; peas, caf&eacute; &doesnotexist; &</title>\
+            <link>http://example.com/item?id=1&lang=en&amp;x=2</link><guid>urn:1</guid></item>\
+            <item><title>Clean</title><link>http://example.com/2</link></item>
+            """,
+            channelTitle: "Tom & Jerry"
+        )
+        let result = try parseEverySplit(bytes)
+        #expect(result.metadata?.title == "Tom & Jerry")
+        #expect(result.items.map(\.title) == ["Fish & Chips & peas, café &doesnotexist; &", "Clean"])
+        #expect(result.items.first?.url == "http://example.com/item?id=1&lang=en&x=2")
+        #expect(result.warnings.contains { $0.message.contains("doesnotexist") })
+    }
+
+    @Test func rawAmpersandsInAttributeValuesStayAsText() throws {
+        let atom = Array(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>F</title>
+            <entry><id>urn:1</id><title>One</title>
+            <link rel="alternate" href="http://e.com/3?a=1&b=2&amp;c=3&lang=caf&eacute;&#33;"/></entry>
+            <entry><id>urn:2</id><title>Two</title><link href="http://e.com/clean?a=1&amp;b=2"/></entry>
+            </feed>
+            """.utf8
+        )
+        let result = try parseEverySplit(atom)
+        #expect(result.items.map(\.url) == ["http://e.com/3?a=1&b=2&c=3&lang=café!", "http://e.com/clean?a=1&b=2"])
+
+        let podcast = rss(
+            "<item><title>E</title><enclosure url='http://cdn.e.com/a.mp3?x=1&y=2' type=\"audio/mpeg\"/></item>"
+        )
+        let item = try #require(try parseEverySplit(podcast).items.first)
+        #expect(item.attachments.map(\.url) == ["http://cdn.e.com/a.mp3?x=1&y=2"])
+        #expect(item.attachments.map(\.mimeType) == ["audio/mpeg"])
+    }
+
+    @Test func anItemCutInsideItsTitleOrLinkIsKeptWithoutThatField() throws {
+        let head = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title>"
+        let cutInLink = try FixtureSupport.parse(Array("\(head)<item><title>third</title><link>http://exa".utf8))
+        let item = try #require(cutInLink.items.first)
+        #expect(item.title == "third")
+        #expect(item.url == nil)
+        #expect(cutInLink.warnings.contains { $0.message.contains("partial field was dropped") })
+
+        let cutInTitle = try FixtureSupport.parse(Array("\(head)<item><guid>urn:x</guid><title><![CD".utf8))
+        #expect(cutInTitle.items.map(\.title) == [nil])
+        #expect(cutInTitle.items.map(\.id) == ["urn:x"])
+    }
+
+    @Test func anUnclosedInlineTagDoesNotSwallowTheItemsFollowingFields() throws {
+        let bytes = rss(
+            """
+            <item><title>three</title><description>bold <b>start <i>it</description>\
+            <link>http://example.com/3</link><guid>urn:m:3</guid></item>\
+            <item><title>four</title><link>http://example.com/4</link><guid>urn:m:4</guid></item>
+            """
+        )
+        let result = try parseEverySplit(bytes)
+        #expect(result.items.map(\.title) == ["three", "four"])
+        #expect(result.items.map(\.url) == ["http://example.com/3", "http://example.com/4"])
+        #expect(result.items.map(\.id) == ["urn:m:3", "urn:m:4"])
+        #expect(result.items.first?.contentHTML == "bold <b>start <i>it</i></b>")
+    }
+
+    @Test func atomBase64TitlesAreDecodedAndNakedMarkupBecomesText() throws {
+        let atom03 = Array(
+            """
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#">
+            <entry><title mode="base64">
+              RXhhbXBsZSA8Yj5BdG9tPC9iPg==
+            </title><id>urn:1</id></entry>
+            <entry><title>Example <b>Atom</b></title><id>urn:2</id></entry>
+            </feed>
+            """.utf8
+        )
+        #expect(try parseEverySplit(atom03).items.map(\.title) == ["Example <b>Atom</b>", "Example Atom"])
+
+        let atom10 = Array(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>F</title>
+            <entry><title type="application/octet-stream">RXhhbXBsZSA8Yj5BdG9tPC9iPg==</title><id>urn:1</id></entry>
+            <entry><title type="text/plain">not base64</title><id>urn:2</id></entry>
+            </feed>
+            """.utf8
+        )
+        #expect(try parseEverySplit(atom10).items.map(\.title) == ["Example <b>Atom</b>", "not base64"])
+    }
+
+    @Test func aFeedWithoutTheAtomNamespaceReadsItsEntries() throws {
+        let bytes = Array(
+            """
+            <feed xmlns:bogus="http://dom.test/ns"><title>No namespace</title>
+            <entry><id bogus:attr="wrong">right</id><title>E</title><link href="http://example.com/e"/></entry>
+            </feed>
+            """.utf8
+        )
+        let result = try parseEverySplit(bytes)
+        #expect(result.metadata?.title == "No namespace")
+        #expect(result.items.map(\.id) == ["right"])
+        #expect(result.items.map(\.url) == ["http://example.com/e"])
+    }
+}
