@@ -1,11 +1,15 @@
+import GoogleNewsAdapter
 import JSONFileAdapter
+import RSSAdapter
 public import TributaryCore
 
 /// The adapters built into `tributary`: the composition root, and the one list to extend when adding an adapter.
 public enum BuiltInSources {
     /// Every built-in adapter, in the order `tributary sources` lists them.
     public static let all: [any Source.Type] = [
-        JSONFileSource.self
+        RSSSource.self,
+        GoogleNewsSource.self,
+        JSONFileSource.self,
     ]
 
     /// A registry of the built-in adapters.
