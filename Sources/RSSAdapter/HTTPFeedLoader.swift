@@ -23,11 +23,15 @@ struct HTTPFeedLoader {
         shape: @escaping @Sendable (FeedItem) -> FeedItem?
     ) async throws -> FeedReadResult {
         let settings = reader.settings
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: settings.maxRedirects, allowCycles: false),
             timeout: .init(connect: timeAmount(settings.connectTimeout), read: timeAmount(settings.timeout)),
             decompression: .enabled(limit: .ratio(Self.decompressionRatio))
         )
+        // A one-shot fetch reports an unknown host or a refused connection at once (the next run tries again)
+        // instead of retrying with back-off until the connect timeout: offline, every network source would
+        // otherwise hold the digest up for the whole connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         // One client per read, always shut down before returning: nothing leaks past the source's run, and
         // cancelling the read closes its connection.
         let client = HTTPClient(
