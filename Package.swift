@@ -27,6 +27,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
         "GoogleNews",
         ["RSSAdapter"],
         [
+            "RSSAdapter",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -115,6 +115,14 @@ struct HTTPFeedLoader {
         let sourceID = reader.sourceID
         let settings = reader.settings
         let location = url.absoluteString
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError, decompression == .limit {
+            // A body that inflates far beyond its compressed size: a decompression bomb, or not worth reading.
+            return SourceError(
+                sourceID: sourceID,
+                reason: .tooLarge(limit: Self.decompressionRatio, unit: "times its compressed size when decompressed"),
+                underlying: error
+            )
+        }
         guard let httpError = error as? HTTPClientError else {
             return SourceError(
                 sourceID: sourceID,

@@ -46,6 +46,14 @@ enum FeedServer {
                 body: .init(byteBuffer: ByteBuffer(bytes: data))
             )
         }
+        router.get("/gzip-bomb") { _, _ -> Response in
+            let data = try Fixture.data("gzip-bomb-5mb-of-spaces.xml.gz")
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/rss+xml", .contentEncoding: "gzip"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data))
+            )
+        }
         router.get("/deflate") { _, _ -> Response in
             let data = try Fixture.data("podcast-itunes-enclosures.xml.zlib")
             return Response(

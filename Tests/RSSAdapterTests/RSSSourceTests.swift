@@ -117,6 +117,24 @@ import TributaryCore
         }
     }
 
+    @Test func decompressionBombIsRefusedAsTooLarge() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withTestServer(FeedServer.router()) { port in
+                // 5 KiB of gzip that inflates to 5 MiB: well under maxBytes, but 1000 times its compressed size.
+                let recorder = try await Self.run(
+                    RSSOptions(url: "http://127.0.0.1:\(port)/gzip-bomb"),
+                    directory: directory
+                )
+                let failure = try #require(await recorder.failure)
+                guard case .tooLarge(100, let unit) = failure.reason else {
+                    Issue.record("expected tooLarge, got \(failure)")
+                    return
+                }
+                #expect(unit.contains("compressed size"))
+            }
+        }
+    }
+
     @Test func redirectsWithinTheLimitAreFollowed() async throws {
         try await withTemporaryDirectory { directory in
             try await withTestServer(FeedServer.router()) { port in
