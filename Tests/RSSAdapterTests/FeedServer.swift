@@ -38,7 +38,11 @@ enum FeedServer {
             guard let data = try? Fixture.data(name) else { return Response(status: .notFound) }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        router.get("/gzip") { _, _ -> Response in
+        router.get("/gzip") { request, _ -> Response in
+            // Only a client that says it takes gzip gets it.
+            guard request.headers[.acceptEncoding]?.contains("gzip") == true else {
+                return Response(status: .notAcceptable)
+            }
             let data = try Fixture.data("podcast-itunes-enclosures.xml.gz")
             return Response(
                 status: .ok,
@@ -54,7 +58,10 @@ enum FeedServer {
                 body: .init(byteBuffer: ByteBuffer(bytes: data))
             )
         }
-        router.get("/deflate") { _, _ -> Response in
+        router.get("/deflate") { request, _ -> Response in
+            guard request.headers[.acceptEncoding]?.contains("deflate") == true else {
+                return Response(status: .notAcceptable)
+            }
             let data = try Fixture.data("podcast-itunes-enclosures.xml.zlib")
             return Response(
                 status: .ok,
