@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: `tributary digest` over 200 rss sources served from a loopback HTTP server.
 #
-# Generates 200 RSS feeds (50 items each) in a temporary directory, serves them with `python3 -m http.server` on
+# Generates 200 RSS feeds (50 items each) in a temporary directory, serves them with python3's http.server on
 # 127.0.0.1, writes a feeds.json with 200 `rss` sources, and times one digest with /usr/bin/time (wall time in
 # seconds, peak resident memory in KiB). Not a test: it prints numbers, it does not judge them.
 #
@@ -44,13 +44,30 @@ for f in range(feeds):
     (out / f'feed-{f}.xml').write_text(''.join(parts), encoding='utf-8')
 PY
 
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work/www" >/dev/null 2>&1 &
+# python3's http.server, with a listen backlog that takes 200 simultaneous connections (the default of 5 makes
+# the kernel drop SYNs, and the benchmark would measure TCP retransmission timers instead of Tributary).
+cat > "$work/serve.py" <<'PY'
+import functools, http.server, pathlib, sys
+
+class Server(http.server.ThreadingHTTPServer):
+    request_queue_size = 1024
+    daemon_threads = True
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+server = Server(("127.0.0.1", 0), functools.partial(Handler, directory=sys.argv[1]))
+pathlib.Path(sys.argv[2]).write_text(str(server.server_address[1]))
+server.serve_forever()
+PY
+python3 "$work/serve.py" "$work/www" "$work/port" &
 server_pid=$!
-for _ in $(seq 50); do
-    if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/feed-0.xml')" 2>/dev/null; then break; fi
-    sleep 0.1
+for _ in $(seq 100); do
+    if [[ -s "$work/port" ]]; then break; fi
+    sleep 0.05
 done
+port="$(cat "$work/port")"
 
 python3 - "$work/feeds.json" "$port" "$feeds" <<'PY'
 import json, sys
