@@ -3,10 +3,54 @@ import PackageDescription
 
 /// Built-in source adapters. Each name `Foo` generates the `FooAdapter` library target and the `FooAdapterTests`
 /// test target; `BuiltInSources.all` in TributaryCLI is the one registry that lists their `Source` types.
-let adapters: [(name: String, dependencies: [Target.Dependency])] = [
-    ("JSONFile", []),
-    ("Exec", ["FeedParser", .product(name: "Logging", package: "swift-log")]),
+/// `testDependencies` are what the test target needs beyond its adapter and TributaryCore.
+let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: [Target.Dependency])] = [
+    ("JSONFile", [], []),
+    ("Exec", ["FeedParser", .product(name: "Logging", package: "swift-log")], []),
+    (
+        "RSS",
+        [
+            "FeedParser",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        [
+            "FeedParser",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    (
+        "GoogleNews",
+        ["RSSAdapter"],
+        [
+            "RSSAdapter",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
 ]
+
+/// The `FooAdapter` and `FooAdapterTests` targets of every adapter.
+let adapterTargets: [Target] = adapters.flatMap { adapter -> [Target] in
+    let adapterTarget: Target.Dependency = .target(name: "\(adapter.name)Adapter")
+    return [
+        Target.target(
+            name: "\(adapter.name)Adapter",
+            dependencies: ["TributaryCore"] + adapter.dependencies
+        ),
+        Target.testTarget(
+            name: "\(adapter.name)AdapterTests",
+            dependencies: [adapterTarget, "TributaryCore", "AdapterConformance"] + adapter.testDependencies,
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+}
 
 let package = Package(
     name: "Tributary",
@@ -22,6 +66,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already required by async-http-client; named so RSSAdapter can import NIOCore, NIOHTTP1 and
+        // NIOHTTPCompression (the decompression limit) explicitly.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        // Tests only: the real HTTP server on 127.0.0.1 that the RSS and Google News adapters are tested against.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -86,19 +137,7 @@ let package = Package(
             )
         ),
     ]
-        + adapters.flatMap { adapter in
-            [
-                Target.target(
-                    name: "\(adapter.name)Adapter",
-                    dependencies: ["TributaryCore"] + adapter.dependencies
-                ),
-                Target.testTarget(
-                    name: "\(adapter.name)AdapterTests",
-                    dependencies: [.target(name: "\(adapter.name)Adapter"), "TributaryCore", "AdapterConformance"],
-                    resources: [.copy("Fixtures")]
-                ),
-            ]
-        },
+        + adapterTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -34,8 +34,8 @@ struct NewAdapterPlugin: CommandPlugin {
         }
         try edit(root.appendingPathComponent("Package.swift")) { text in
             try Self.insert(
-                "    (\"\(name)\", []),\n",
-                afterLineContaining: "let adapters: [(name: String, dependencies: [Target.Dependency])] = [",
+                "    (\"\(name)\", [], []),\n",
+                afterLineContaining: "let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: [Target.Dependency])] = [",
                 in: &text
             )
         }

@@ -193,8 +193,12 @@ import TributaryCore
         let workspace = try Workspace()
         let result = try TributaryProcess.run(["sources"], in: workspace.url)
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("json-file"))
-        #expect(result.standardOutput.contains("path"))
+        for kind in ["json-file", "rss", "google-news"] {
+            #expect(result.standardOutput.contains(kind))
+        }
+        for option in ["path", "url", "maxBytes", "ceid", "search", "topic"] {
+            #expect(result.standardOutput.contains(option))
+        }
     }
 
     @Test func badUsageExitsTwo() throws {

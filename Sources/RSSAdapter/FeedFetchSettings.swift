@@ -1,0 +1,45 @@
+/// How a ``FeedReader`` fetches a feed: identification, time and size limits, redirects, and the encoding override.
+public struct FeedFetchSettings: Sendable, Hashable {
+    /// The `User-Agent` sent when the options name none.
+    public static let defaultUserAgent = "Tributary/0.1 (+https://github.com/tributary-feeds/tributary)"
+    /// The default ``maxBytes``: 20 MiB.
+    public static let defaultMaxBytes = 20 << 20
+    /// The default ``timeout``: 30 seconds.
+    public static let defaultTimeout = Duration.seconds(30)
+    /// The default ``connectTimeout``: 10 seconds.
+    public static let defaultConnectTimeout = Duration.seconds(10)
+    /// The default ``maxRedirects``.
+    public static let defaultMaxRedirects = 5
+
+    /// The `User-Agent` header.
+    public var userAgent: String
+    /// How long the whole fetch may take, from connecting to the last byte; past it the fetch fails with
+    /// `SourceError.Reason.timedOut`.
+    public var timeout: Duration
+    /// How long establishing the connection may take.
+    public var connectTimeout: Duration
+    /// The largest body in bytes, after decompression; past it the download is aborted with
+    /// `SourceError.Reason.tooLarge`.
+    public var maxBytes: Int
+    /// How many redirects are followed before the fetch fails.
+    public var maxRedirects: Int
+    /// An encoding that overrides the BOM, the HTTP charset and the XML declaration.
+    public var encodingOverride: String?
+
+    /// Creates settings; every limit has a default.
+    public init(
+        userAgent: String = FeedFetchSettings.defaultUserAgent,
+        timeout: Duration = FeedFetchSettings.defaultTimeout,
+        connectTimeout: Duration = FeedFetchSettings.defaultConnectTimeout,
+        maxBytes: Int = FeedFetchSettings.defaultMaxBytes,
+        maxRedirects: Int = FeedFetchSettings.defaultMaxRedirects,
+        encodingOverride: String? = nil
+    ) {
+        self.userAgent = userAgent
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxBytes = maxBytes
+        self.maxRedirects = maxRedirects
+        self.encodingOverride = encodingOverride
+    }
+}

@@ -1,0 +1,100 @@
+import FeedParser
+import Foundation
+import TributaryCore
+
+/// Feeds body chunks into one ``StreamingFeedParser`` and sends the items and warnings each chunk completes.
+///
+/// Lives inside one task for one document; not `Sendable`.
+final class FeedStreamConsumer {
+    private let parser: StreamingFeedParser
+    private let sink: EventSink
+    private let shape: @Sendable (FeedItem) -> FeedItem?
+    private let sourceID: SourceID
+    private let location: String
+    private let maxBytes: Int
+    private(set) var itemCount = 0
+    private(set) var byteCount = 0
+
+    /// Creates the parser.
+    /// - Throws: ``SourceError`` when the encoding override names an encoding libxml2 cannot decode.
+    init(
+        sourceID: SourceID,
+        location: String,
+        baseURL: URL?,
+        httpCharset: String?,
+        settings: FeedFetchSettings,
+        sink: EventSink,
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?
+    ) throws {
+        self.sourceID = sourceID
+        self.location = location
+        self.sink = sink
+        self.shape = shape
+        self.maxBytes = settings.maxBytes
+        let options = FeedParserOptions(
+            baseURL: baseURL,
+            sourceID: sourceID,
+            httpCharset: httpCharset,
+            encodingOverride: settings.encodingOverride
+        )
+        do {
+            parser = try StreamingFeedParser(options: options)
+        } catch let error as FeedParseError {
+            throw SourceError(sourceID: sourceID, reason: .other(error.description), underlying: error)
+        }
+    }
+
+    /// The feed header read so far.
+    var metadata: FeedMetadata? { parser.metadata }
+
+    /// Parses the next chunk and sends what it completed.
+    /// - Throws: ``SourceError`` `tooLarge` past the byte budget, `notAFeed` when the document is not a feed.
+    func consume(_ bytes: UnsafeRawBufferPointer) throws -> [FeedItem] {
+        byteCount += bytes.count
+        guard byteCount <= maxBytes else {
+            throw SourceError(sourceID: sourceID, reason: .tooLarge(limit: maxBytes, unit: "bytes"))
+        }
+        do {
+            return try parser.parse(bytes)
+        } catch let error as FeedParseError {
+            throw sourceError(error)
+        }
+    }
+
+    /// Sends the items one chunk completed, and any new warnings.
+    func emit(_ items: [FeedItem]) async {
+        for warning in parser.takeWarnings() {
+            await sink.send(.warning(warning))
+        }
+        let shaped = items.compactMap(shape)
+        itemCount += shaped.count
+        await sink.items(shaped)
+    }
+
+    /// Ends the document and sends the last items.
+    /// - Throws: ``SourceError`` `notAFeed` when no feed was found.
+    func finish() async throws {
+        let items: [FeedItem]
+        do {
+            items = try parser.finish()
+        } catch let error as FeedParseError {
+            throw sourceError(error)
+        }
+        await emit(items)
+    }
+
+    // MARK: - Private
+
+    private func sourceError(_ error: FeedParseError) -> SourceError {
+        switch error.reason {
+        case .notAFeed(let detail):
+            return SourceError(sourceID: sourceID, reason: .notAFeed(path: location, detail: detail), underlying: error)
+        case .malformed, .entityLimit, .unsupportedEncoding, .parserUnavailable:
+            return SourceError(
+                sourceID: sourceID,
+                reason: .other("\(location): \(error.description)"),
+                underlying: error
+            )
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import TributaryCore
+
+/// Downloads a feed over HTTP(S) with async-http-client and streams the body into a ``FeedStreamConsumer``.
+struct HTTPFeedLoader {
+    /// The `Accept` header: feed types first, then any XML.
+    static let accept =
+        "application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
+    /// The largest accepted ratio of decompressed to compressed size (a "zip bomb" guard; real feeds compress
+    /// by 5 to 20 times).
+    static let decompressionRatio = 100
+
+    let reader: FeedReader
+
+    func load(
+        _ url: URL,
+        into sink: EventSink,
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?
+    ) async throws -> FeedReadResult {
+        let settings = reader.settings
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: settings.maxRedirects, allowCycles: false),
+            timeout: .init(connect: timeAmount(settings.connectTimeout), read: timeAmount(settings.timeout)),
+            decompression: .enabled(limit: .ratio(Self.decompressionRatio))
+        )
+        // A one-shot fetch reports an unknown host or a refused connection at once (the next run tries again)
+        // instead of retrying with back-off until the connect timeout: offline, every network source would
+        // otherwise hold the digest up for the whole connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // One client per read, always shut down before returning: nothing leaks past the source's run, and
+        // cancelling the read closes its connection.
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: configuration,
+            backgroundActivityLogger: reader.logger
+        )
+        let result: Result<FeedReadResult, any Error>
+        do {
+            result = .success(try await download(url, with: client, into: sink, shape: shape))
+        } catch {
+            result = .failure(error)
+        }
+        try? await client.shutdown()
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            throw translate(error, url: url)
+        }
+    }
+
+    // MARK: - Private
+
+    private func download(
+        _ url: URL,
+        with client: HTTPClient,
+        into sink: EventSink,
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?
+    ) async throws -> FeedReadResult {
+        let settings = reader.settings
+        let sourceID = reader.sourceID
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: settings.userAgent)
+        request.headers.add(name: "Accept", value: Self.accept)
+        let response = try await client.execute(request, timeout: timeAmount(settings.timeout), logger: reader.logger)
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw SourceError(
+                sourceID: sourceID,
+                reason: .httpStatus(url: url.absoluteString, status: Int(response.status.code))
+            )
+        }
+        if response.headers.first(name: "Content-Encoding") == nil,
+            let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > settings.maxBytes
+        {
+            throw SourceError(sourceID: sourceID, reason: .tooLarge(limit: settings.maxBytes, unit: "bytes"))
+        }
+        let validators = Validators(
+            entityTag: response.headers.first(name: "ETag"),
+            lastModified: response.headers.first(name: "Last-Modified")
+        )
+        let consumer = try FeedStreamConsumer(
+            sourceID: sourceID,
+            location: url.absoluteString,
+            baseURL: response.url ?? url,
+            httpCharset: response.headers.first(name: "Content-Type").flatMap(ContentType.charset),
+            settings: settings,
+            sink: sink,
+            shape: shape
+        )
+        for try await chunk in response.body {
+            try Task.checkCancellation()
+            let items = try chunk.withUnsafeReadableBytes { try consumer.consume($0) }
+            await consumer.emit(items)
+        }
+        try Task.checkCancellation()
+        try await consumer.finish()
+        return FeedReadResult(
+            metadata: consumer.metadata,
+            validators: validators,
+            itemCount: consumer.itemCount,
+            byteCount: consumer.byteCount
+        )
+    }
+
+    /// Turns what async-http-client and NIO throw into a ``SourceError`` that names the URL.
+    private func translate(_ error: any Error, url: URL) -> any Error {
+        if error is SourceError || error is CancellationError { return error }
+        if Task.isCancelled { return CancellationError() }
+        let sourceID = reader.sourceID
+        let settings = reader.settings
+        let location = url.absoluteString
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError, decompression == .limit {
+            // A body that inflates far beyond its compressed size: a decompression bomb, or not worth reading.
+            return SourceError(
+                sourceID: sourceID,
+                reason: .tooLarge(limit: Self.decompressionRatio, unit: "times its compressed size when decompressed"),
+                underlying: error
+            )
+        }
+        guard let httpError = error as? HTTPClientError else {
+            return SourceError(
+                sourceID: sourceID,
+                reason: .connection(url: location, detail: "\(error)"),
+                underlying: error
+            )
+        }
+        let reason: SourceError.Reason
+        switch httpError {
+        case .deadlineExceeded, .readTimeout:
+            reason = .timedOut(after: settings.timeout)
+        case .connectTimeout:
+            reason = .connection(
+                url: location,
+                detail: "no connection within \(DurationFormat.string(settings.connectTimeout))"
+            )
+        case .redirectLimitReached:
+            reason = .connection(
+                url: location,
+                detail: "more than \(settings.maxRedirects) redirects; raise \"maxRedirects\" or use the final URL"
+            )
+        case .redirectCycleDetected:
+            reason = .connection(url: location, detail: "the redirects go round in a cycle")
+        case .cancelled:
+            return CancellationError()
+        default:
+            reason = .connection(url: location, detail: "\(httpError)")
+        }
+        return SourceError(sourceID: sourceID, reason: reason, underlying: error)
+    }
+
+    private func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
