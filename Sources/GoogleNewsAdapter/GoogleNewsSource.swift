@@ -29,30 +29,51 @@ public struct GoogleNewsSource: Source {
     public static let documentation = SourceDocumentation(
         summary: "Google News RSS: top stories, a topic section, a search, or a place's local headlines.",
         options: [
-            .init("hl", .string, required: true, help: "The interface language, e.g. \"en-US\", \"ja\", \"es-419\"."),
-            .init("gl", .string, required: true, help: "The country edition, e.g. \"US\", \"JP\"."),
+            .init(
+                "hl",
+                .string,
+                required: true,
+                help: "The interface language, e.g. \"en-US\", \"ja\", \"es-419\".",
+                title: "Language (hl)",
+                examples: ["en-US", "ja"]
+            ),
+            .init(
+                "gl",
+                .string,
+                required: true,
+                help: "The country edition, e.g. \"US\", \"JP\".",
+                title: "Country (gl)",
+                examples: ["US", "JP"]
+            ),
             .init(
                 "ceid",
                 .string,
                 required: true,
-                help: "The edition as COUNTRY:language, e.g. \"US:en\", \"JP:ja\"; must agree with hl and gl."
+                help: "The edition as COUNTRY:language, e.g. \"US:en\", \"JP:ja\"; must agree with hl and gl.",
+                title: "Edition (ceid)",
+                examples: ["US:en", "JP:ja"]
             ),
             .init(
                 "topic",
                 .string,
-                help: "A topic section: \(GoogleNewsSection.topics.joined(separator: ", "))."
+                help: "A topic section: \(GoogleNewsSection.topics.joined(separator: ", ")).",
+                title: "Topic section",
+                allowedValues: GoogleNewsSection.topics
             ),
             .init(
                 "search",
                 .string,
-                help: "A search query; operators such as when:7d, site:example.com, intitle: and OR go inside it."
+                help: "A search query; operators such as when:7d, site:example.com, intitle: and OR go inside it.",
+                title: "Search query",
+                examples: ["Swift language when:7d"]
             ),
-            .init("geo", .string, help: "A place, for its local headlines, e.g. \"Tokyo\"."),
+            .init("geo", .string, help: "A place, for its local headlines, e.g. \"Tokyo\".", title: "Place"),
             .init(
                 "baseURL",
                 .string,
                 default: GoogleNewsSource.defaultBaseURL,
-                help: "Where Google News is served (for tests and mirrors)."
+                help: "Where Google News is served (for tests and mirrors).",
+                title: "Base URL"
             ),
         ],
         example: #"{ "id": "google-news-jp", "kind": "google-news", "hl": "ja", "gl": "JP", "ceid": "JP:ja" }"#

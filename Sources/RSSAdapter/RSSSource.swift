@@ -24,30 +24,38 @@ public struct RSSSource: Source {
                 .string,
                 required: true,
                 help:
-                    "The feed's http:// or https:// URL, a file:// URL, or a path relative to the directory holding feeds.json."
+                    "The feed's http:// or https:// URL, a file:// URL, or a path relative to the directory holding feeds.json.",
+                title: "Feed URL",
+                examples: ["https://www.swift.org/atom.xml"]
             ),
             .init(
                 "encoding",
                 .string,
-                help: "A character encoding that overrides what the feed and the server declare, e.g. \"windows-1252\"."
+                help:
+                    "A character encoding that overrides what the feed and the server declare, e.g. \"windows-1252\".",
+                title: "Encoding override",
+                examples: ["windows-1252", "Shift_JIS"]
             ),
             .init(
                 "userAgent",
                 .string,
                 default: FeedFetchSettings.defaultUserAgent,
-                help: "The User-Agent header sent with the request."
+                help: "The User-Agent header sent with the request.",
+                title: "User-Agent"
             ),
             .init(
                 "maxBytes",
                 .integer,
                 default: "\(FeedFetchSettings.defaultMaxBytes)",
-                help: "The largest response body in bytes (after decompression); a larger download is aborted."
+                help: "The largest response body in bytes (after decompression); a larger download is aborted.",
+                title: "Maximum size"
             ),
             .init(
                 "maxRedirects",
                 .integer,
                 default: "\(FeedFetchSettings.defaultMaxRedirects)",
-                help: "How many HTTP redirects are followed."
+                help: "How many HTTP redirects are followed.",
+                title: "Maximum redirects"
             ),
         ],
         example: #"{ "id": "swift-org", "kind": "rss", "url": "https://www.swift.org/atom.xml" }"#
