@@ -1,11 +1,13 @@
 import JSONFileAdapter
+import PushAdapter
 public import TributaryCore
 
 /// The adapters built into `tributary`: the composition root, and the one list to extend when adding an adapter.
 public enum BuiltInSources {
     /// Every built-in adapter, in the order `tributary sources` lists them.
     public static let all: [any Source.Type] = [
-        JSONFileSource.self
+        JSONFileSource.self,
+        PushSource.self,
     ]
 
     /// A registry of the built-in adapters.

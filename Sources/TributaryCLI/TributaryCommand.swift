@@ -22,6 +22,8 @@ public struct TributaryCommand: AsyncParsableCommand {
             ParseCommand.self,
             ValidateCommand.self,
             SourcesCommand.self,
+            WatchCommand.self,
+            SimulateCommand.self,
         ]
     )
 
