@@ -63,20 +63,13 @@ public struct PushSimulatorServer: Sendable {
                 guard path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/feed"
                 else { return .dontUpgrade }
                 let after = PushURL.after(in: path)
-                return .upgrade([:]) { inbound, outbound, _ in
+                return .upgrade([:]) { _, outbound, _ in
                     onConnection(after)
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            _ = try await timeline.serve(after: after) { frame in
-                                try await outbound.write(.text(frame))
-                            }
-                        }
-                        group.addTask {
-                            // Notice a client that goes away even while the simulator is silent.
-                            for try await _ in inbound {}
-                        }
-                        _ = try await group.next()
-                        group.cancelAll()
+                    // Only the timeline writes; the inbound side is left to hummingbird-websocket, which answers
+                    // pings and the close handshake. A client that goes away shows as a failed write, or, while
+                    // the simulator is silent, as the server's shutdown cancelling this task.
+                    _ = try await timeline.serve(after: after) { frame in
+                        try await outbound.write(.text(frame))
                     }
                 }
             },

@@ -107,7 +107,7 @@ import TributaryCore
         try await withSimulator(configuration) { port in
             let source = try PushSource(
                 id: "wire",
-                options: PushOptions(url: "ws://127.0.0.1:\(port)/feed"),
+                options: PushOptions(url: "ws://127.0.0.1:\(port)/feed", heartbeatTimeout: .seconds(1)),
                 context: testContext(mode: .live)
             )
             let recorder = EventRecorder()

@@ -59,10 +59,10 @@ func runLive(
     limit: Duration = .seconds(30),
     until enough: @escaping @Sendable (EventRecorder) async -> Bool
 ) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
+    await withTaskGroup(of: Bool?.self) { group in
         group.addTask {
             try? await source.run(into: EventSink { await recorder.append($0) })
-            return false
+            return nil
         }
         group.addTask {
             let deadline = ContinuousClock.now + limit
@@ -72,10 +72,15 @@ func runLive(
             }
             return false
         }
+        // The watcher's verdict (enough, or the limit passed) ends the run; so does the source stopping on its own,
+        // after which the watcher still gets its look at the events.
         var satisfied = false
-        // The first child to end decides: the watcher with a verdict, or the source having stopped on its own.
-        if let first = await group.next() { satisfied = first }
-        if !satisfied, let second = await group.next() { satisfied = second }
+        while let next = await group.next() {
+            if let verdict = next {
+                satisfied = verdict
+                break
+            }
+        }
         group.cancelAll()
         return satisfied
     }
