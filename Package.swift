@@ -34,6 +34,17 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
             .product(name: "Logging", package: "swift-log"),
         ]
     ),
+    (
+        "Push",
+        [
+            .product(name: "WSClient", package: "swift-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ],
+        []
+    ),
 ]
 
 /// The `FooAdapter` and `FooAdapterTests` targets of every adapter.
@@ -66,18 +77,26 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Already required by async-http-client; named so RSSAdapter can import NIOCore, NIOHTTP1 and
+        // Already required by async-http-client; named so the adapters can import NIOCore, NIOHTTP1 and
         // NIOHTTPCompression (the decompression limit) explicitly.
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
-        // Tests only: the real HTTP server on 127.0.0.1 that the RSS and Google News adapters are tested against.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The push source's WebSocket client, and the simulator's server (which the HTTP adapters' tests use too).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         .target(
             name: "TributaryCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
         ),
         .target(name: "Renderers", dependencies: ["TributaryCore"]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -90,10 +109,13 @@ let package = Package(
                 "FeedParser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ] + adapters.map { .target(name: "\($0.name)Adapter") }
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
         .target(name: "AdapterConformance", dependencies: ["TributaryCore"]),
+        // `scripts/bench-push.sh`: items per second and latency of the push path (a benchmark, not a test).
+        .executableTarget(name: "PushBenchmark", dependencies: ["PushAdapter", "TributaryCore"]),
 
         .testTarget(
             name: "TributaryCoreTests",

@@ -55,8 +55,11 @@ enum AtomicFile {
     }
 
     private static func permissions(forExistingFileAt path: String) -> mode_t {
-        var status = stat()
-        if stat(path, &status) == 0 { return status.st_mode & 0o7777 }
+        // FileManager rather than stat(2): with swift-nio in the build graph, `struct stat` is owned by a module
+        // this file would otherwise have to import (MemberImportVisibility).
+        if let existing = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber {
+            return mode_t(existing.uint16Value & 0o7777)
+        }
         let mask = umask(0o022)
         umask(mask)
         return 0o666 & ~mask

@@ -1,6 +1,7 @@
 import ExecAdapter
 import GoogleNewsAdapter
 import JSONFileAdapter
+import PushAdapter
 import RSSAdapter
 public import TributaryCore
 
@@ -12,6 +13,7 @@ public enum BuiltInSources {
         GoogleNewsSource.self,
         JSONFileSource.self,
         ExecSource.self,
+        PushSource.self,
     ]
 
     /// A registry of the built-in adapters.

@@ -25,6 +25,8 @@ public struct TributaryCommand: AsyncParsableCommand {
             ParseCommand.self,
             ValidateCommand.self,
             SourcesCommand.self,
+            WatchCommand.self,
+            SimulateCommand.self,
             SchemaCommand.self,
         ]
     )

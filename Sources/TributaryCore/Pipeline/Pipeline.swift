@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 public import Logging
 
 /// Runs sources side by side and turns their events into kept, normalised, deduplicated items: the router of
@@ -12,9 +13,11 @@ public import Logging
 /// is cancelled and reported as `timedOut`; the other sources carry on untouched. The items a source delivered
 /// before it failed are kept.
 ///
-/// Buffering: the stream buffers without bound for now, so a fast source never waits for the router. Sources emit
-/// batches and the router does little per item, so the buffer stays small in practice; bounded buffering with
-/// back-pressure through the sink is a later step.
+/// Buffering and back-pressure: sources hand events to the router through an `AsyncChannel`, which holds nothing:
+/// a source's `EventSink.send` suspends until the router takes the event, and the router waits for `onEvent`.
+/// So a fast source (a push feed at full rate) is slowed to the pace of the slowest consumer, and memory stays
+/// bounded by one pending event per source, never by how far the consumer lags. The per-source timeout still
+/// runs while a source waits.
 ///
 /// Deduplication and `maxItems` apply within one run; the store keeps items across runs.
 public struct Pipeline: Sendable {
@@ -53,21 +56,21 @@ public struct Pipeline: Sendable {
     ) async throws -> PipelineResult {
         var router = PipelineRouter(sources: sources, settings: settings, store: store, logger: logger)
         guard !sources.isEmpty else { return router.result() }
-        let (stream, continuation) = AsyncStream<PipelineRouter.Input>.makeStream()
-        defer { continuation.finish() }
+        let channel = AsyncChannel<PipelineRouter.Input>()
+        defer { channel.finish() }
         let settings = settings
 
         return try await withThrowingTaskGroup(of: Void.self, returning: PipelineResult.self) { group in
             for (index, entry) in sources.enumerated() {
                 let timeout = entry.timeout ?? settings.defaultTimeout
                 group.addTask {
-                    let outcome = await Self.run(entry.source, index: index, timeout: timeout, into: continuation)
-                    continuation.yield(.ended(index, outcome))
+                    let outcome = await Self.run(entry.source, index: index, timeout: timeout, into: channel)
+                    await channel.send(.ended(index, outcome))
                 }
             }
             var running = sources.count
-            // The stream ends early only when this task is cancelled; the check below turns that into a throw.
-            for await input in stream {
+            // The channel ends early only when this task is cancelled; the check below turns that into a throw.
+            for await input in channel {
                 try await router.handle(input, publish: onEvent)
                 if case .ended = input {
                     running -= 1
@@ -84,7 +87,8 @@ public struct Pipeline: Sendable {
     /// The pipeline runs in a child task while `body` runs in the calling task, so no unstructured task is needed.
     /// The stream ends when every source has ended, or when the calling task is cancelled (then this throws
     /// `CancellationError`). If `body` returns early, the run still completes; if `body` throws, the run is
-    /// cancelled and the error is rethrown. The stream buffers without bound, like the pipeline's own stream.
+    /// cancelled and the error is rethrown. The stream handed to `body` buffers without bound; where a slow consumer
+    /// must slow the sources down (back-pressure), use ``run(onEvent:)``, whose handler the router awaits.
     /// - Parameter body: reads the events, typically with `for await`.
     /// - Returns: the run's result and what `body` returned.
     /// - Throws: `CancellationError`, any error the ``ItemStore`` throws, or what `body` throws.
@@ -110,9 +114,9 @@ public struct Pipeline: Sendable {
         _ source: any Source,
         index: Int,
         timeout: Duration,
-        into continuation: AsyncStream<PipelineRouter.Input>.Continuation
+        into channel: AsyncChannel<PipelineRouter.Input>
     ) async -> PipelineRouter.Outcome {
-        let sink = EventSink { event in continuation.yield(.event(index, event)) }
+        let sink = EventSink { event in await channel.send(.event(index, event)) }
         return await withTaskGroup(of: PipelineRouter.Outcome?.self) { group in
             group.addTask {
                 do {

@@ -1,0 +1,18 @@
+import Synchronization
+
+/// A value behind a lock, shareable between tasks and closures (a `Mutex` cannot be copied into them).
+final class LockedValue<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    func withLock<Result: Sendable>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+        try mutex.withLock(body)
+    }
+
+    /// The current value.
+    var value: Value { mutex.withLock { $0 } }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Logging
+import TributaryCore
+
+/// The push client: connects through a ``PushTransport``, turns frames into events, watches for dead connections
+/// and reconnects with ``ReconnectBackoff``, resuming with `after=`.
+///
+/// Each connection runs in a task group beside a watchdog. The watchdog ends the connection when no frame has
+/// arrived within `heartbeatTimeout` (a dead connection: reconnect) or, in one-shot mode, when the `listen` window
+/// closes (finish). Cancelling the calling task cancels both, and the transport closes its socket.
+struct PushClient: Sendable {
+    let sourceID: SourceID
+    let url: String
+    let transport: any PushTransport
+    let heartbeatTimeout: Duration
+    let listen: Duration
+    let maxMessageSize: Int
+    let reconnect: PushOptions.Reconnect
+    let mode: SourceContext.Mode
+    let logger: Logger
+    /// Waits between attempts; replaced in tests to record the delays.
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// A number in `0...1` for the backoff's jitter.
+    var jitter: @Sendable () -> Double = { Double.random(in: 0...1) }
+
+    /// How one connection ended.
+    enum ConnectionEnd: Sendable, Equatable {
+        /// The server closed it.
+        case closed
+        /// No frame within `heartbeatTimeout`.
+        case idle
+        /// The one-shot `listen` window closed.
+        case listenWindowClosed
+        /// Connecting or reading failed.
+        case failed(String)
+        /// The task was cancelled.
+        case cancelled
+    }
+
+    /// Runs the client until the one-shot window closes, the attempts run out, or the task is cancelled.
+    /// - Throws: `CancellationError` when cancelled.
+    func run(into sink: EventSink) async throws {
+        await sink.started()
+        let state = LockedValue(PushCursor())
+        let clock = ContinuousClock()
+        let deadline = mode == .oneShot ? clock.now + listen : nil
+        var backoff = ReconnectBackoff(reconnect)
+        var everConnected = false
+        var lastFailure: String?
+        var connections = 0
+
+        while true {
+            try Task.checkCancellation()
+            let resumeAt = state.withLock { cursor in
+                cursor.connectionStarted()
+                return cursor.lastSeq
+            }
+            let target = PushURL.resuming(url, after: resumeAt)
+            connections += 1
+            logger.debug("push: connecting", metadata: ["url": "\(target)", "attempt": "\(connections)"])
+            let end = await connectOnce(to: target, state: state, sink: sink, deadline: deadline)
+            let (frames, pending) = state.withLock { ($0.framesOnConnection, $0.takePending()) }
+            await sink.items(pending)
+            if frames > 0 { everConnected = true }
+
+            switch end {
+            case .cancelled:
+                throw CancellationError()
+            case .listenWindowClosed:
+                await finishOneShot(state: state, sink: sink, everConnected: everConnected, lastFailure: lastFailure)
+                return
+            case .idle:
+                await sink.warning(
+                    "no frame for \(DurationFormat.string(heartbeatTimeout)) (heartbeatTimeout): the connection is presumed dead; reconnecting",
+                    location: target
+                )
+            case .closed:
+                logger.debug("push: server closed the connection", metadata: ["frames": "\(frames)"])
+            case .failed(let detail):
+                lastFailure = detail
+                logger.debug("push: connection failed", metadata: ["error": "\(detail)"])
+            }
+
+            guard let delay = backoff.nextDelay(deliveredFrames: frames > 0, jitter: jitter()) else {
+                let detail = lastFailure ?? "the server closed every connection without sending a frame"
+                await sink.failed(
+                    SourceError(
+                        sourceID: sourceID,
+                        reason: .connection(
+                            url: url,
+                            detail:
+                                "\(detail); gave up after \(backoff.maxAttempts ?? 0) reconnect attempts (reconnect.maxAttempts)"
+                        )
+                    )
+                )
+                return
+            }
+            if let deadline, clock.now + delay >= deadline {
+                try await sleep(max(.zero, deadline - clock.now))
+                await finishOneShot(state: state, sink: sink, everConnected: everConnected, lastFailure: lastFailure)
+                return
+            }
+            try await sleep(delay)
+        }
+    }
+
+    // MARK: - Private
+
+    /// Ends a one-shot run: `finished` (with a warning when no `ready` came), or `failed` when no connection ever
+    /// delivered a frame.
+    private func finishOneShot(
+        state: LockedValue<PushCursor>,
+        sink: EventSink,
+        everConnected: Bool,
+        lastFailure: String?
+    ) async {
+        if !everConnected {
+            await sink.failed(
+                SourceError(
+                    sourceID: sourceID,
+                    reason: .connection(
+                        url: url,
+                        detail:
+                            "\(lastFailure ?? "no frame arrived") within the listen window of \(DurationFormat.string(listen)); check that the server is running and the URL is right"
+                    )
+                )
+            )
+            return
+        }
+        if !state.withLock(\.readySeen) {
+            await sink.warning(
+                "the server sent no 'ready' frame within the listen window of \(DurationFormat.string(listen)); the backlog may be incomplete"
+            )
+        }
+        await sink.finished()
+    }
+
+    /// One connection raced against the watchdog.
+    private func connectOnce(
+        to target: String,
+        state: LockedValue<PushCursor>,
+        sink: EventSink,
+        deadline: ContinuousClock.Instant?
+    ) async -> ConnectionEnd {
+        let clock = ContinuousClock()
+        let lastActivity = LockedValue(clock.now)
+        let heartbeatTimeout = heartbeatTimeout
+        let maxMessageSize = maxMessageSize
+        let sourceID = sourceID
+        return await withTaskGroup(of: ConnectionEnd.self) { group in
+            group.addTask {
+                do {
+                    try await transport.connect(to: target) { text in
+                        lastActivity.withLock { $0 = clock.now }
+                        await Self.handle(
+                            text,
+                            sourceID: sourceID,
+                            maxMessageSize: maxMessageSize,
+                            state: state,
+                            sink: sink
+                        )
+                    }
+                    return Task.isCancelled ? .cancelled : .closed
+                } catch {
+                    return Task.isCancelled ? .cancelled : .failed(Self.describe(error))
+                }
+            }
+            group.addTask {
+                while true {
+                    let idleAt = lastActivity.withLock { $0 } + heartbeatTimeout
+                    let wake = deadline.map { min($0, idleAt) } ?? idleAt
+                    do {
+                        try await clock.sleep(until: wake)
+                    } catch {
+                        return .cancelled
+                    }
+                    let now = clock.now
+                    if let deadline, now >= deadline { return .listenWindowClosed }
+                    if now >= lastActivity.withLock({ $0 }) + heartbeatTimeout { return .idle }
+                }
+            }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            while await group.next() != nil {}
+            return Task.isCancelled ? .cancelled : first
+        }
+    }
+
+    /// Decodes one message and emits what it yields.
+    private static func handle(
+        _ text: String?,
+        sourceID: SourceID,
+        maxMessageSize: Int,
+        state: LockedValue<PushCursor>,
+        sink: EventSink
+    ) async {
+        guard let text else {
+            state.withLock { $0.receiveMalformed() }
+            await sink.warning("skipped a binary message; the push protocol uses text frames")
+            return
+        }
+        switch PushFrame.decode(text, maxSize: maxMessageSize) {
+        case .failure(let error):
+            state.withLock { $0.receiveMalformed() }
+            await sink.warning(error.description)
+        case .success(var frame):
+            if case .item(let seq, var item) = frame {
+                // SRC-3: the source's id on every item, whatever the server wrote.
+                var tributary = item.tributary ?? TributaryExtension()
+                tributary.source = sourceID
+                item.tributary = tributary
+                frame = .item(seq: seq, item: item)
+            }
+            let action = state.withLock { $0.receive(frame) }
+            if case .emit(let items) = action { await sink.items(items) }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.localizedCaseInsensitiveContains("refused") { return "connection refused (\(text))" }
+        return text
+    }
+}

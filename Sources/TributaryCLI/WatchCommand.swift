@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PushAdapter
+import Renderers
+import TributaryCore
+
+/// `tributary watch`: runs every source until interrupted and prints new items as they arrive.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Run all sources until interrupted, printing each new item as it arrives.",
+        discussion: """
+            Push sources stay connected (reconnecting as needed); other sources are fetched at start and then
+            every --interval. Each new item is printed on standard output as one line: local time, source, title,
+            link. Source status changes and warnings go to standard error, with a status line on a terminal.
+            Items are deduplicated for the whole session, across reconnects and re-fetches. A slow terminal slows
+            the sources down rather than buffering without bound. Ctrl-C closes every connection and exits 0.
+
+            Exit codes: 0 stopped by Ctrl-C; 2 bad usage or invalid configuration.
+            """
+    )
+
+    /// Without a `maxItemsPerSource` in feeds.json, watch keeps at most this many items per source in memory.
+    static let defaultMaxItemsPerSource = 1000
+
+    @OptionGroup var config: ConfigOptions
+
+    @Option(help: "How often to fetch the sources that do not push (e.g. 30s, 15m, 1h).")
+    var interval: String = "15m"
+
+    func validate() throws {
+        guard let duration = DurationFormat.parse(interval), duration > .zero else {
+            throw ValidationError("--interval must be a positive duration such as 30s, 15m or 1h")
+        }
+    }
+
+    func run() async throws {
+        let registry = SourceRegistry(TributaryMain.sources)
+        let configuration = try config.loadConfiguration(registry: registry)
+        let logger = config.makeLogger()
+        let interval = DurationFormat.parse(interval) ?? .seconds(900)
+        let sources = try makeSources(
+            configuration: configuration,
+            registry: registry,
+            logger: logger,
+            interval: interval
+        )
+        var settings = PipelineSettings(configuration: configuration)
+        settings.maxItemsPerSource = settings.maxItemsPerSource ?? Self.defaultMaxItemsPerSource
+        let pipeline = Pipeline(sources: sources, settings: settings, store: InMemoryItemStore(), logger: logger)
+        let printer = WatchPrinter(
+            sources: sources.map { ($0.id, $0.title) },
+            timeZone: TimeZone.current,
+            live: Terminal.isTerminal(2)
+        )
+        await printer.begin()
+        do {
+            _ = try await SignalTrap.runUntilInterrupted {
+                _ = try await pipeline.run { event in await printer.handle(event) }
+            }
+        } catch is CancellationError {
+        }
+        await printer.end()
+    }
+
+    private func makeSources(
+        configuration: FeedsConfiguration,
+        registry: SourceRegistry,
+        logger: Logger,
+        interval: Duration
+    ) throws -> [PipelineSource] {
+        var sources: [PipelineSource] = []
+        var problems: [ConfigurationError] = []
+        for entry in configuration.enabledSources {
+            var sourceLogger = logger
+            sourceLogger[metadataKey: "source"] = "\(entry.id)"
+            let context = SourceContext(
+                logger: sourceLogger,
+                baseDirectory: configuration.directory,
+                allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
+                mode: .live
+            )
+            do {
+                let source = try registry.makeSource(for: entry, context: context)
+                let isLive = source is PushSource
+                let polling = PollingSource(
+                    inner: source,
+                    interval: interval,
+                    fetchTimeout: isLive ? nil : (entry.timeout ?? PipelineSettings().defaultTimeout)
+                )
+                var pipelineSource = PipelineSource(source: polling, configuration: entry)
+                // The wrapper runs until cancelled; each fetch has its own timeout inside it.
+                pipelineSource.timeout = .seconds(100 * 365 * 86_400)
+                sources.append(pipelineSource)
+            } catch let error as ConfigurationError {
+                problems.append(error)
+            }
+        }
+        if !problems.isEmpty {
+            for problem in problems { StandardError.write(problem.description) }
+            throw CLIExit.usage
+        }
+        return sources
+    }
+}

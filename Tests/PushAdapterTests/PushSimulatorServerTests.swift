@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+import Testing
+import TributaryCore
+
+@testable import PushAdapter
+
+/// The push source against the real simulator on 127.0.0.1, port 0. Time bounds are generous: they detect hangs,
+/// they do not measure speed.
+@Suite struct PushSimulatorServerTests {
+    private func options(port: Int, _ configure: (inout PushOptions) -> Void = { _ in }) -> PushOptions {
+        var options = PushOptions(url: "ws://127.0.0.1:\(port)/feed")
+        options.reconnect = .init(initialDelay: .milliseconds(20), maxDelay: .milliseconds(200))
+        configure(&options)
+        return options
+    }
+
+    @Test func backlogReadyAndLiveItemsArriveExactlyOnceInSeqOrder() async throws {
+        let configuration = PushSimulatorConfiguration(seed: 11, rate: 20, backlog: 10, epoch: testEpoch)
+        let recorder = EventRecorder()
+        try await withSimulator(configuration) { port in
+            let source = try PushSource(
+                id: "wire",
+                options: options(port: port) {
+                    $0.listen = .milliseconds(1500)
+                    $0.heartbeatTimeout = .milliseconds(500)
+                },
+                context: testContext(mode: .oneShot)
+            )
+            try await source.run(into: EventSink { await recorder.append($0) })
+        }
+        let items = await recorder.items
+        let seqs = items.compactMap(seq(of:))
+        #expect(seqs.count == items.count)
+        let first = try #require(seqs.first)
+        #expect(seqs == Array(first..<(first + Int64(seqs.count))), "not contiguous, in order, once each: \(seqs)")
+        #expect(seqs.count > 15, "backlog plus live items: \(seqs.count)")
+        let generator = PushSimulator(seed: 11, epoch: testEpoch)
+        for item in items {
+            var expected = generator.item(seq: seq(of: item) ?? 0)
+            expected.tributary?.source = "wire"
+            #expect(item == expected)
+        }
+        #expect(await recorder.warnings.isEmpty)
+        #expect(await recorder.events.last == .finished)
+    }
+
+    @Test func reconnectsWithAfterWhenDroppedAndLosesAndRepeatsNothing() async throws {
+        let configuration = PushSimulatorConfiguration(
+            seed: 5,
+            rate: 0,
+            backlog: 60,
+            dropEvery: 7,
+            heartbeatInterval: .milliseconds(200),
+            epoch: testEpoch
+        )
+        let afters = Locked<[Int64?]>([])
+        let recorder = EventRecorder()
+        let satisfied = try await withSimulator(
+            configuration,
+            onConnection: { after in afters.withLock { $0.append(after) } }
+        ) {
+            port in
+            // A short heartbeat timeout: a connection that stalls (it happens, rarely, right after an upgrade) is
+            // replaced within a second, which is the protocol's own remedy.
+            let source = try PushSource(
+                id: "wire",
+                options: options(port: port) { $0.heartbeatTimeout = .seconds(1) },
+                context: testContext(mode: .live)
+            )
+            return await runLive(source, recorder: recorder) { await $0.items.count >= 60 }
+        }
+        #expect(satisfied)
+        let generator = PushSimulator(seed: 5, epoch: testEpoch)
+        let expected = (Int64(1)...60).map { seq in
+            var item = generator.item(seq: seq)
+            item.tributary?.source = "wire"
+            return item
+        }
+        #expect(await recorder.items == expected)
+        let resumes = afters.value
+        #expect(resumes.first == .some(nil))
+        // Dropped after every 7 frames: each reconnect resumes after the last item it got, so the resume points
+        // never go back and reach at least 56 (items 57 to 60 come on the last connection).
+        let points = resumes.compactMap { $0 }
+        #expect(points == points.sorted(), "\(resumes)")
+        #expect(points.count >= 8, "\(resumes)")
+        #expect(Set(points).isSuperset(of: [7, 14, 21, 28, 35, 42, 49, 56]) || points.last ?? 0 >= 56, "\(resumes)")
+    }
+
+    @Test func everyValidItemArrivesThroughGarbageAndTheWarningsAreCounted() async throws {
+        let configuration = PushSimulatorConfiguration(
+            seed: 9,
+            rate: 0,
+            backlog: 40,
+            garbageEvery: 5,
+            heartbeatInterval: .milliseconds(200),
+            epoch: testEpoch
+        )
+        let recorder = EventRecorder()
+        try await withSimulator(configuration) { port in
+            let source = try PushSource(
+                id: "wire",
+                options: options(port: port) {
+                    $0.listen = .seconds(3)
+                    $0.heartbeatTimeout = .seconds(1)
+                },
+                context: testContext(mode: .oneShot)
+            )
+            try await source.run(into: EventSink { await recorder.append($0) })
+        }
+        #expect(await recorder.items.compactMap(seq(of:)) == Array(1...40))
+        // 41 good frames (40 items, ready), then heartbeats; every fifth frame is garbage: at least 10 of them, one
+        // warning each, and no other warning.
+        let warnings = await recorder.warnings
+        #expect(warnings.count >= 10)
+        #expect(warnings.allSatisfy { $0.message.hasPrefix("skipped") }, "\(warnings)")
+        #expect(await recorder.events.last == .finished)
+    }
+
+    @Test func aServerThatStopsSendingIsDetectedAndReconnected() async throws {
+        let configuration = PushSimulatorConfiguration(
+            seed: 3,
+            rate: 0,
+            backlog: 40,
+            heartbeatInterval: .milliseconds(50),
+            silentAfter: 15,
+            epoch: testEpoch
+        )
+        let afters = Locked<[Int64?]>([])
+        let recorder = EventRecorder()
+        let started = ContinuousClock.now
+        let satisfied = try await withSimulator(
+            configuration,
+            onConnection: { after in afters.withLock { $0.append(after) } }
+        ) {
+            port in
+            let source = try PushSource(
+                id: "wire",
+                options: options(port: port) { $0.heartbeatTimeout = .milliseconds(300) },
+                context: testContext(mode: .live)
+            )
+            return await runLive(source, recorder: recorder) { await $0.items.count >= 40 }
+        }
+        #expect(satisfied)
+        // Three connections of 15 frames; two silences of 300 ms plus backoff. Bound: hang detection only.
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(await recorder.items.compactMap(seq(of:)) == Array(1...40))
+        #expect(afters.withLock { Array($0.prefix(3)) } == [nil, 15, 30])
+        #expect(await recorder.warnings.filter { $0.message.contains("heartbeatTimeout") }.count >= 2)
+    }
+
+    @Test func anUnreachableServerFailsItsSourceWhileTheOthersRender() async throws {
+        // A port that was just free: start a server on port 0, note the port, stop it.
+        let closedPort = try await withSimulator(PushSimulatorConfiguration(epoch: testEpoch)) { $0 }
+        let unreachable = try PushSource(
+            id: "newsroom",
+            options: options(port: closedPort) { $0.listen = .seconds(1) },
+            context: testContext(mode: .oneShot)
+        )
+        let simulated = try PushSource(
+            id: "wire",
+            options: PushOptions(simulate: .init(seed: 7, rate: 0, backlog: 5), listen: .milliseconds(300)),
+            context: testContext(mode: .oneShot)
+        )
+        let pipeline = Pipeline(
+            sources: [
+                PipelineSource(source: unreachable, kind: "push"), PipelineSource(source: simulated, kind: "push"),
+            ],
+            settings: PipelineSettings(defaultTimeout: .seconds(30)),
+            store: InMemoryItemStore()
+        )
+        let result = try await pipeline.run()
+        let failed = try #require(result.statuses.first { $0.sourceID == "newsroom" })
+        let error = try #require(failed.error)
+        guard case .connection(let url, let detail) = error.reason else {
+            Issue.record("expected a connection failure, got \(error)")
+            return
+        }
+        #expect(url == "ws://127.0.0.1:\(closedPort)/feed")
+        #expect(detail.contains("refused"), "\(detail)")
+        #expect(result.items.count == 5)
+        let digest = DigestBuilder(
+            title: "t",
+            timeZone: TimeZone(identifier: "UTC") ?? .current,
+            generatedAt: testEpoch
+        )
+        .build(items: result.items, statuses: result.statuses)
+        #expect(digest.itemCount == 5)
+        #expect(digest.failedSources.map(\.id) == ["newsroom"])
+    }
+}
