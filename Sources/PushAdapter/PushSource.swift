@@ -24,40 +24,71 @@ public struct PushSource: Source {
     public static let documentation = SourceDocumentation(
         summary: "A live feed pushed over WebSocket (ws:// or wss://), or the built-in simulator run in-process.",
         options: [
-            .init("url", .string, help: "The server's WebSocket URL, ws:// or wss://. Give either url or simulate."),
+            .init(
+                "url",
+                .string,
+                help: "The server's WebSocket URL, ws:// or wss://. Give either url or simulate.",
+                title: "WebSocket URL",
+                examples: ["ws://127.0.0.1:8765/feed"]
+            ),
             .init(
                 "simulate",
                 .object,
-                help:
-                    "Run the simulator in-process instead: { \"seed\": 7, \"rate\": 2, \"backlog\": 20, \"dropEvery\": N, \"garbageEvery\": N }."
+                help: "Run the simulator in-process instead of connecting anywhere.",
+                title: "Simulated feed",
+                properties: [
+                    .init("seed", .integer, default: "0", help: "The same seed gives the same items."),
+                    .init("rate", .number, default: "1", help: "New items per second."),
+                    .init("backlog", .integer, default: "20", help: "Items already there when the source starts."),
+                    .init("dropEvery", .integer, help: "Drop the connection every N frames (a fault to test against)."),
+                    .init("garbageEvery", .integer, help: "Send a malformed frame every N frames (a fault)."),
+                ]
             ),
-            .init("headers", .object, help: "Extra HTTP headers for the WebSocket upgrade request."),
+            .init(
+                "headers",
+                .object,
+                help: "Extra HTTP headers for the WebSocket upgrade request.",
+                title: "Request headers"
+            ),
             .init(
                 "heartbeatTimeout",
                 .duration,
                 default: "30s",
-                help: "No frame for this long means a dead connection: reconnect."
+                help: "No frame for this long means a dead connection: reconnect.",
+                title: "Heartbeat timeout"
             ),
             .init(
                 "listen",
                 .duration,
                 default: "2s",
-                help: "In digest and summary, how long to listen for the backlog and new items before finishing."
+                help: "In digest and summary, how long to listen for the backlog and new items before finishing.",
+                title: "Listen window"
             ),
             .init(
                 "maxMessageSize",
                 .integer,
                 default: "1048576",
-                help: "The largest message accepted, in bytes; larger ones are skipped with a warning."
+                help: "The largest message accepted, in bytes; larger ones are skipped with a warning.",
+                title: "Maximum message size"
             ),
             .init(
                 "reconnect",
                 .object,
-                default: #"{ "initialDelay": "500ms", "maxDelay": "30s" }"#,
-                help: "Backoff between reconnects: initialDelay, maxDelay, and maxAttempts (default: no limit)."
+                help: "Backoff between reconnects.",
+                title: "Reconnect backoff",
+                properties: [
+                    .init("initialDelay", .duration, default: "500ms", help: "The first delay, after a drop."),
+                    .init("maxDelay", .duration, default: "30s", help: "The delay doubles up to this."),
+                    .init(
+                        "maxAttempts",
+                        .integer,
+                        help: "Give up after this many failed attempts; no limit by default."
+                    ),
+                ]
             ),
         ],
-        example: #"{ "id": "wire", "kind": "push", "simulate": { "seed": 7, "rate": 2, "backlog": 20 } }"#
+        example: #"{ "id": "wire", "kind": "push", "simulate": { "seed": 7, "rate": 2, "backlog": 20 } }"#,
+        requiredAlternatives: [["url"], ["simulate"]]
     )
 
     public let id: SourceID
