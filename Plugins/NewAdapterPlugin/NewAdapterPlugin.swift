@@ -35,7 +35,9 @@ struct NewAdapterPlugin: CommandPlugin {
         try edit(root.appendingPathComponent("Package.swift")) { text in
             try Self.insert(
                 "    (\"\(name)\", [], []),\n",
-                afterLineContaining: "let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: [Target.Dependency])] = [",
+                afterLineContaining:
+                    "let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: "
+                    + "[Target.Dependency])] = [",
                 in: &text
             )
         }

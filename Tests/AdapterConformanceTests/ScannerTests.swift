@@ -34,7 +34,10 @@ import Testing
         #expect(findings.contains { $0.contains(expected) }, "\(findings)")
     }
 
-    @Test(arguments: ["a < b", "x<3", "AT&T", "Q&A; more", "Tom & Jerry", "<- arrow", "price: 5 & up;", "日本語"])
+    @Test(arguments: [
+        "a < b", "x<3", "AT&T", "Q&A; more", "Tom & Jerry", "<- arrow", "price: 5 & up;", "日本語",
+        "&bogus; is not a name HTML defines",
+    ])
     func acceptsPlainText(_ text: String) {
         #expect(PlainTextScanner.findings(in: text).isEmpty)
     }
