@@ -21,7 +21,13 @@ struct AggregationRun {
     /// Makes every enabled source (no I/O, by rule SRC-1), runs them, and builds the digest.
     /// - Throws: ``CLIExit/usage`` after printing the problem, if a source cannot be constructed.
     func run(progress: ProgressReporter) async throws -> Outcome {
-        let sources = try makeSources()
+        let sources = try ConfiguredSources.make(
+            configuration,
+            registry: registry,
+            logger: logger,
+            mode: .oneShot,
+            now: now
+        )
         let store: any ItemStore = InMemoryItemStore()
         let previousDigestAt = try await store.lastDigestDate()
         let pipeline = Pipeline(
@@ -42,32 +48,5 @@ struct AggregationRun {
             previousDigestAt: previousDigestAt
         ).build(items: result.items, statuses: result.statuses)
         return Outcome(result: result, digest: digest)
-    }
-
-    private func makeSources() throws -> [PipelineSource] {
-        var sources: [PipelineSource] = []
-        var problems: [ConfigurationError] = []
-        for entry in configuration.enabledSources {
-            var sourceLogger = logger
-            sourceLogger[metadataKey: "source"] = "\(entry.id)"
-            let context = SourceContext(
-                logger: sourceLogger,
-                baseDirectory: configuration.directory,
-                allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
-                mode: .oneShot,
-                now: now
-            )
-            do {
-                let source = try registry.makeSource(for: entry, context: context)
-                sources.append(PipelineSource(source: source, configuration: entry))
-            } catch let error as ConfigurationError {
-                problems.append(error)
-            }
-        }
-        if !problems.isEmpty {
-            for problem in problems { StandardError.write(problem.description) }
-            throw CLIExit.usage
-        }
-        return sources
     }
 }

@@ -40,11 +40,22 @@ struct WatchCommand: AsyncParsableCommand {
         let configuration = try config.loadConfiguration(registry: registry)
         let logger = config.makeLogger()
         let interval = DurationFormat.parse(interval) ?? .seconds(900)
-        let sources = try makeSources(
-            configuration: configuration,
+        let sources = try ConfiguredSources.make(
+            configuration,
             registry: registry,
             logger: logger,
-            interval: interval
+            mode: .live,
+            pipelineSource: { source, entry in
+                let polling = PollingSource(
+                    inner: source,
+                    interval: interval,
+                    fetchTimeout: source is PushSource ? nil : (entry.timeout ?? PipelineSettings().defaultTimeout)
+                )
+                var pipelineSource = PipelineSource(source: polling, configuration: entry)
+                // The wrapper runs until cancelled; each fetch has its own timeout inside it.
+                pipelineSource.timeout = .seconds(100 * 365 * 86_400)
+                return pipelineSource
+            }
         )
         var settings = PipelineSettings(configuration: configuration)
         settings.maxItemsPerSource = settings.maxItemsPerSource ?? Self.defaultMaxItemsPerSource
@@ -62,45 +73,5 @@ struct WatchCommand: AsyncParsableCommand {
         } catch is CancellationError {
         }
         await printer.end()
-    }
-
-    private func makeSources(
-        configuration: FeedsConfiguration,
-        registry: SourceRegistry,
-        logger: Logger,
-        interval: Duration
-    ) throws -> [PipelineSource] {
-        var sources: [PipelineSource] = []
-        var problems: [ConfigurationError] = []
-        for entry in configuration.enabledSources {
-            var sourceLogger = logger
-            sourceLogger[metadataKey: "source"] = "\(entry.id)"
-            let context = SourceContext(
-                logger: sourceLogger,
-                baseDirectory: configuration.directory,
-                allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
-                mode: .live
-            )
-            do {
-                let source = try registry.makeSource(for: entry, context: context)
-                let isLive = source is PushSource
-                let polling = PollingSource(
-                    inner: source,
-                    interval: interval,
-                    fetchTimeout: isLive ? nil : (entry.timeout ?? PipelineSettings().defaultTimeout)
-                )
-                var pipelineSource = PipelineSource(source: polling, configuration: entry)
-                // The wrapper runs until cancelled; each fetch has its own timeout inside it.
-                pipelineSource.timeout = .seconds(100 * 365 * 86_400)
-                sources.append(pipelineSource)
-            } catch let error as ConfigurationError {
-                problems.append(error)
-            }
-        }
-        if !problems.isEmpty {
-            for problem in problems { StandardError.write(problem.description) }
-            throw CLIExit.usage
-        }
-        return sources
     }
 }

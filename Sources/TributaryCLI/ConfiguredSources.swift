@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import TributaryCore
+
+/// Makes the pipeline's sources from feeds.json, as every command that fetches does.
+enum ConfiguredSources {
+    /// Makes every enabled source of `configuration` (no I/O, by rule SRC-1), each with a logger that names it.
+    /// - Parameter pipelineSource: how a made source becomes a ``PipelineSource``; `watch` wraps pull sources here.
+    /// - Throws: ``CLIExit/usage`` after printing every problem, if a source cannot be constructed.
+    static func make(
+        _ configuration: FeedsConfiguration,
+        registry: SourceRegistry,
+        logger: Logger,
+        mode: SourceContext.Mode,
+        now: @escaping @Sendable () -> Date = { Date() },
+        pipelineSource: (any Source, SourceConfiguration) -> PipelineSource = {
+            PipelineSource(source: $0, configuration: $1)
+        }
+    ) throws -> [PipelineSource] {
+        var sources: [PipelineSource] = []
+        var problems: [ConfigurationError] = []
+        for entry in configuration.enabledSources {
+            var sourceLogger = logger
+            sourceLogger[metadataKey: "source"] = "\(entry.id)"
+            let context = SourceContext(
+                logger: sourceLogger,
+                baseDirectory: configuration.directory,
+                allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
+                mode: mode,
+                now: now
+            )
+            do {
+                sources.append(pipelineSource(try registry.makeSource(for: entry, context: context), entry))
+            } catch let error as ConfigurationError {
+                problems.append(error)
+            }
+        }
+        if !problems.isEmpty {
+            for problem in problems { StandardError.write(problem.description) }
+            throw CLIExit.usage
+        }
+        return sources
+    }
+}
