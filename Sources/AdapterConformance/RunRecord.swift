@@ -48,7 +48,7 @@ struct RunRecord: Sendable {
     var endedInFailure: Bool {
         switch terminalEvent {
         case .failed?: return true
-        case .finished?: return false
+        case .finished?, .notModified?: return false
         default:
             if case .threw = outcome { return true }
             return false
@@ -63,6 +63,7 @@ struct RunRecord: Sendable {
         switch (terminalEvent, outcome) {
         case (.failed(let error)?, _): return "failed: \(error)"
         case (.finished?, _): return "finished"
+        case (.notModified?, _): return "not modified"
         case (_, .threw(let error, _)?): return "threw \(error)"
         case (_, .returned?): return "returned without a terminal event"
         default: return "did not end"

@@ -401,8 +401,10 @@ public enum SourceConformance {
         case .started: "started"
         case .items(let items): "items(\(items.count))"
         case .warning(let warning): "warning(\(warning))"
+        case .checkpoint(let checkpoint): "checkpoint(\(checkpoint.values.keys.sorted().joined(separator: ",")))"
         case .failed(let error): "failed(\(error))"
         case .finished: "finished"
+        case .notModified: "notModified"
         }
     }
 }

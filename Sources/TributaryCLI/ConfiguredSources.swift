@@ -5,7 +5,9 @@ import TributaryCore
 /// Makes the pipeline's sources from feeds.json, as every command that fetches does.
 enum ConfiguredSources {
     /// Makes every enabled source of `configuration` (no I/O, by rule SRC-1), each with a logger that names it.
-    /// - Parameter pipelineSource: how a made source becomes a ``PipelineSource``; `watch` wraps pull sources here.
+    /// - Parameters:
+    ///   - savedStates: each source's checkpoint from the store, handed to it as ``SourceContext/savedState``.
+    ///   - pipelineSource: how a made source becomes a ``PipelineSource``; `watch` wraps pull sources here.
     /// - Throws: ``CLIExit/usage`` after printing every problem, if a source cannot be constructed.
     static func make(
         _ configuration: FeedsConfiguration,
@@ -13,6 +15,7 @@ enum ConfiguredSources {
         logger: Logger,
         mode: SourceContext.Mode,
         now: @escaping @Sendable () -> Date = { Date() },
+        savedStates: [SourceID: SourceCheckpoint] = [:],
         pipelineSource: (any Source, SourceConfiguration) -> PipelineSource = {
             PipelineSource(source: $0, configuration: $1)
         }
@@ -27,7 +30,8 @@ enum ConfiguredSources {
                 baseDirectory: configuration.directory,
                 allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
                 mode: mode,
-                now: now
+                now: now,
+                savedState: savedStates[entry.id] ?? SourceCheckpoint()
             )
             do {
                 sources.append(pipelineSource(try registry.makeSource(for: entry, context: context), entry))

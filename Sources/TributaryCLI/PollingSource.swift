@@ -67,8 +67,9 @@ struct PollingSource: Source {
         let forward = EventSink { event in
             switch event {
             case .started: break
-            case .items, .warning: await sink.send(event)
-            case .finished: await terminal.set(.finished)
+            case .items, .warning, .checkpoint: await sink.send(event)
+            // Between polls, "not modified" means nothing to print: the items are on screen already.
+            case .finished, .notModified: await terminal.set(.finished)
             case .failed(let error): await terminal.set(.failed(error))
             }
         }

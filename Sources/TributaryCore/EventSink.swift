@@ -30,8 +30,14 @@ public struct EventSink: Sendable {
         await handler(.warning(SourceWarning(message, location: location)))
     }
 
+    /// Sends state for the next run, to be stored after the items sent so far.
+    public func checkpoint(_ checkpoint: SourceCheckpoint) async { await handler(.checkpoint(checkpoint)) }
+
     /// Sends `.finished`.
     public func finished() async { await handler(.finished) }
+
+    /// Sends `.notModified`: nothing changed since ``SourceContext/savedState``.
+    public func notModified() async { await handler(.notModified) }
 
     /// Sends `.failed`.
     public func failed(_ error: SourceError) async { await handler(.failed(error)) }

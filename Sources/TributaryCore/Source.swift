@@ -16,9 +16,10 @@ import Foundation
 /// - SRC-5: item URLs (`url`, `external_url`, `image`, attachments) are absolute.
 /// - SRC-6: titles and summaries are plain text: no tags, no entities left.
 /// - SRC-7: `content_html` holds only sanitized HTML.
-/// - SRC-8: events come in order: exactly one `started` first, then items and warnings, then exactly one terminal
-///   event (`finished` or `failed`) and nothing after it. Throwing from ``run(into:)`` before a terminal event
-///   stands for `failed`.
+/// - SRC-8: events come in order: exactly one `started` first, then items, warnings and checkpoints, then exactly
+///   one terminal event (`finished`, `notModified` or `failed`) and nothing after it. Throwing from ``run(into:)``
+///   before a terminal event stands for `failed`. `notModified` is only sent when ``SourceContext/savedState`` says
+///   what the source had, and then with no items before it.
 /// - SRC-9: an empty input finishes with zero items; a malformed input ends in `failed` or in `warning`s, never in
 ///   a crash or a hang.
 /// - SRC-10: after its task is cancelled, `run` returns promptly (within a second) and releases every socket, file

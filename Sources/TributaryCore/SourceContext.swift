@@ -24,19 +24,24 @@ public struct SourceContext: Sendable {
     public var mode: Mode
     /// The current wall-clock time.
     public var now: @Sendable () -> Date
+    /// What the source's last ``SourceEvent/checkpoint(_:)`` saved, as the store holds it; empty on a first run or
+    /// without a persistent store.
+    public var savedState: SourceCheckpoint
 
     public init(
         logger: Logger = Logger(label: "tributary.source", factory: { _ in SwiftLogNoOpLogHandler() }),
         baseDirectory: URL,
         allowsPathsOutsideBaseDirectory: Bool = false,
         mode: Mode = .oneShot,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        savedState: SourceCheckpoint = SourceCheckpoint()
     ) {
         self.logger = logger
         self.baseDirectory = baseDirectory
         self.allowsPathsOutsideBaseDirectory = allowsPathsOutsideBaseDirectory
         self.mode = mode
         self.now = now
+        self.savedState = savedState
     }
 
     /// Resolves a path from the options against ``baseDirectory``, refusing one that escapes it unless

@@ -1,8 +1,8 @@
 /// What a source reports while it runs. A source says nothing about where it came from beyond its id, which the
 /// pipeline knows, so the pipeline treats all sources alike.
 ///
-/// The order is fixed by the ``Source`` rules: one `started` first, then any number of `items` and `warning`
-/// events, then exactly one terminal event, `finished` or `failed`.
+/// The order is fixed by the ``Source`` rules: one `started` first, then any number of `items`, `warning` and
+/// `checkpoint` events, then exactly one terminal event, `finished`, `notModified` or `failed`.
 public enum SourceEvent: Sendable, Equatable {
     /// The source began its work.
     case started
@@ -12,14 +12,21 @@ public enum SourceEvent: Sendable, Equatable {
     case warning(SourceWarning)
     /// The source could not deliver (or could not finish); the items already emitted are kept.
     case failed(SourceError)
+    /// State for the next run (HTTP validators, a push cursor): the pipeline stores it after every item sent
+    /// before it, so a crash never leaves a cursor ahead of the stored items. The next run reads it back as
+    /// ``SourceContext/savedState``. Each checkpoint replaces the whole saved state of the source.
+    case checkpoint(SourceCheckpoint)
     /// The source delivered everything it had.
     case finished
+    /// Nothing changed since the state the source was given (an HTTP `304 Not Modified`): the pipeline serves
+    /// the items the store holds from the source's last successful run.
+    case notModified
 
     /// Whether this event ends the source's run.
     public var isTerminal: Bool {
         switch self {
-        case .failed, .finished: true
-        case .started, .items, .warning: false
+        case .failed, .finished, .notModified: true
+        case .started, .items, .warning, .checkpoint: false
         }
     }
 }

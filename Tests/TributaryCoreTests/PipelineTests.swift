@@ -310,6 +310,31 @@ import TributaryCore
         #expect(result.items.first?.tributary?.firstSeen == earlier)
     }
 
+    @Test func aNotModifiedSourceServesTheItemsTheStoreHoldsFromItsLastRun() async throws {
+        let store: any ItemStore = InMemoryItemStore()
+        let earlier = hoursFromNow(-30)
+        _ = try await store.save([makeItem("a"), makeItem("b")], from: "src", at: earlier)
+        _ = try await store.save([makeItem("x")], from: "other", at: earlier)
+        let sources = [source(ScriptedSource("src", [.send(.started), .send(.notModified)]))]
+        let result = try await pipeline(sources, store: store).run()
+        #expect(result.items.map(\.id).sorted() == ["a", "b"])
+        #expect(result.items.allSatisfy { $0.tributary?.firstSeen == earlier })
+        #expect(result.statuses.map(\.state) == [.notModified])
+        #expect(result.statuses.first?.itemCount == 2)
+    }
+
+    @Test func aCheckpointIsStoredForTheSourceThatSentIt() async throws {
+        let store: any ItemStore = InMemoryItemStore()
+        let checkpoint = SourceCheckpoint(["etag": "\"v2\""])
+        let sources = [
+            source(ScriptedSource("src", [.send(.started), .send(.checkpoint(checkpoint)), .send(.finished)])),
+            source(.healthy("other", [makeItem("a")])),
+        ]
+        _ = try await pipeline(sources, store: store).run()
+        #expect(try await store.checkpoint(for: "src") == checkpoint)
+        #expect(try await store.checkpoint(for: "other").isEmpty)
+    }
+
     @Test func aFailingStoreEndsTheRunWithItsErrorAndStopsTheSources() async throws {
         struct BrokenStore: ItemStore {
             struct Broken: Error {}
@@ -317,6 +342,9 @@ import TributaryCore
                 throw Broken()
             }
             func items() async throws -> [StoredItem] { [] }
+            func currentItems(from source: SourceID) async throws -> [StoredItem] { [] }
+            func checkpoint(for source: SourceID) async throws -> SourceCheckpoint { SourceCheckpoint() }
+            func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {}
             func lastDigestDate() async throws -> Date? { nil }
             func recordDigest(at date: Date) async throws {}
         }

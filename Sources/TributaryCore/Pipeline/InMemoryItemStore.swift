@@ -10,6 +10,7 @@ public actor InMemoryItemStore: ItemStore {
     private var stored: [Key: StoredItem] = [:]
     private var order: [Key] = []
     private var digestDate: Date?
+    private var checkpoints: [SourceID: SourceCheckpoint] = [:]
 
     /// Creates an empty store.
     public init() {}
@@ -45,6 +46,19 @@ public actor InMemoryItemStore: ItemStore {
 
     public func items() -> [StoredItem] {
         order.compactMap { stored[$0] }
+    }
+
+    /// Every item of `source`: a store that lives for one process has no older runs to leave out.
+    public func currentItems(from source: SourceID) -> [StoredItem] {
+        order.compactMap { stored[$0] }.filter { $0.sourceID == source }
+    }
+
+    public func checkpoint(for source: SourceID) -> SourceCheckpoint {
+        checkpoints[source] ?? SourceCheckpoint()
+    }
+
+    public func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) {
+        checkpoints[source] = checkpoint
     }
 
     public func lastDigestDate() -> Date? {

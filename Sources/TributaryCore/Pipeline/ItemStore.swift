@@ -22,6 +22,16 @@ public protocol ItemStore: Sendable {
     /// Every stored item, in the order first inserted.
     func items() async throws -> [StoredItem]
 
+    /// The items from `source` that a ``SourceEvent/notModified`` serves: those its last successful run delivered,
+    /// in the order first inserted.
+    func currentItems(from source: SourceID) async throws -> [StoredItem]
+
+    /// The state the source's last ``SourceEvent/checkpoint(_:)`` saved, or an empty checkpoint.
+    func checkpoint(for source: SourceID) async throws -> SourceCheckpoint
+
+    /// Saves a source's checkpoint, replacing the previous one. Called after the items sent before it were saved.
+    func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws
+
     /// When the last digest was made, or `nil` before the first one.
     func lastDigestDate() async throws -> Date?
 

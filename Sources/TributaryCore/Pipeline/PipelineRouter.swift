@@ -89,10 +89,18 @@ struct PipelineRouter {
         case .warning(let warning):
             await ensureRunning(index, before: event, publish)
             await warn(index, warning, publish)
+        case .checkpoint(let checkpoint):
+            await ensureRunning(index, before: event, publish)
+            try await store.saveCheckpoint(checkpoint, for: sources[index].id)
         case .failed(let error):
             await finish(index, state: .failed(error), publish: publish)
         case .finished:
             await finish(index, state: .succeeded, publish: publish)
+        case .notModified:
+            await ensureRunning(index, before: event, publish)
+            let stored = try await store.currentItems(from: sources[index].id).map(\.item)
+            if !stored.isEmpty { try await receive(stored, from: index, publish: publish) }
+            await finish(index, state: .notModified, publish: publish)
         }
     }
 
@@ -310,8 +318,10 @@ struct PipelineRouter {
         case .started: "'started'"
         case .items: "items"
         case .warning: "a warning"
+        case .checkpoint: "a checkpoint"
         case .failed: "'failed'"
         case .finished: "'finished'"
+        case .notModified: "'notModified'"
         }
     }
 
