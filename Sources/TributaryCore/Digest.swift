@@ -77,6 +77,10 @@ extension Digest {
         public var itemCount: Int
         /// Recoverable problems, one line each.
         public var warnings: [String]
+        /// The source's health across runs when it is not good, one line: how long it has been failing, when it
+        /// last succeeded, when it is tried next (for example `failing for 3 runs; last success 2026-11-20 08:00;
+        /// next try after 09:30`). `nil` for a healthy source or without a persistent store.
+        public var health: String?
 
         public init(
             id: SourceID,
@@ -85,7 +89,8 @@ extension Digest {
             state: State,
             reason: String? = nil,
             itemCount: Int,
-            warnings: [String] = []
+            warnings: [String] = [],
+            health: String? = nil
         ) {
             self.id = id
             self.kind = kind
@@ -94,6 +99,7 @@ extension Digest {
             self.reason = reason
             self.itemCount = itemCount
             self.warnings = warnings
+            self.health = health
         }
     }
 

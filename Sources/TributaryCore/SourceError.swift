@@ -32,6 +32,9 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case timedOut(after: Duration)
         /// A server answered with an HTTP error status.
         case httpStatus(url: String, status: Int)
+        /// A server asked us to come back later (`429`, or `503` with `Retry-After`); the next attempt waits at
+        /// least `retryAfter` when the server named a delay.
+        case throttled(url: String, status: Int, retryAfter: Duration?)
         /// The input exceeded a size or count budget.
         case tooLarge(limit: Int, unit: String)
         /// The network or the remote end failed.
@@ -63,6 +66,11 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
                 "timed out after \(DurationFormat.string(duration)); raise its \"timeout\" in feeds.json if the source is slow"
         case .httpStatus(let url, let status):
             return "\(url): HTTP status \(status)"
+        case .throttled(let url, let status, let retryAfter?):
+            return
+                "\(url): HTTP status \(status), the server asks to wait \(DurationFormat.string(retryAfter)); the next run tries again after that"
+        case .throttled(let url, let status, nil):
+            return "\(url): HTTP status \(status), the server is throttling requests; poll it less often"
         case .tooLarge(let limit, let unit):
             return "larger than the limit of \(limit) \(unit)"
         case .connection(let url, let detail):
