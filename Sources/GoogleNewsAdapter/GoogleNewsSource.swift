@@ -87,6 +87,7 @@ public struct GoogleNewsSource: Source {
     private let settings: FeedFetchSettings
     private let throttle: HostThrottle
     private let context: SourceContext
+    private let validatorMemory: ValidatorMemory
 
     /// Creates the source with the shared ``defaultThrottle``; checks the options and performs no I/O (SRC-1).
     /// - Throws: ``SourceOptionError`` naming the key: an inconsistent `hl`/`gl`/`ceid`, more than one of `topic`,
@@ -126,21 +127,25 @@ public struct GoogleNewsSource: Source {
         self.settings = settings
         self.throttle = throttle
         self.context = context
+        validatorMemory = ValidatorMemory(savedState: context.savedState)
     }
 
     // MARK: - Source
 
-    /// Fetches the feed and emits `started`, warnings and shaped items as they are parsed, then `finished` (or
-    /// `failed`).
+    /// Fetches the feed (conditionally, when an earlier fetch left validators) and emits `started`, warnings and
+    /// shaped items as they are parsed, then the validators' checkpoint and `finished`, `notModified` after a
+    /// `304`, or `failed`.
     /// - Throws: `CancellationError` when the task is cancelled before the run completes.
     public func run(into sink: EventSink) async throws {
         await sink.started()
         let reader = FeedReader(sourceID: id, settings: settings, logger: context.logger)
         let shaper = GoogleNewsItemShaper()
         let url = feedURL
+        let validators = validatorMemory.validators(for: url)
+        let result: FeedReadResult
         do {
-            _ = try await throttle.withPermit(for: url.host ?? "") {
-                try await reader.read(from: url, into: sink, shaping: { shaper.shape($0) })
+            result = try await throttle.withPermit(for: url.host ?? "") {
+                try await reader.read(from: url, into: sink, shaping: { shaper.shape($0) }, validators: validators)
             }
         } catch let error as SourceError {
             try Task.checkCancellation()
@@ -148,6 +153,6 @@ public struct GoogleNewsSource: Source {
             return
         }
         try Task.checkCancellation()
-        await sink.finished()
+        await validatorMemory.finish(result, of: url, into: sink)
     }
 }

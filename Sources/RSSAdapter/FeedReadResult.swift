@@ -10,12 +10,22 @@ public struct FeedReadResult: Sendable {
     public var itemCount: Int
     /// How many body bytes were read (after decompression).
     public var byteCount: Int
+    /// Whether the server answered a conditional request with `304 Not Modified`: nothing was read, and the
+    /// items of the previous read stand.
+    public var isNotModified: Bool
 
     /// Creates a result.
-    public init(metadata: FeedMetadata?, validators: Validators, itemCount: Int, byteCount: Int) {
+    public init(
+        metadata: FeedMetadata?,
+        validators: Validators,
+        itemCount: Int,
+        byteCount: Int,
+        isNotModified: Bool = false
+    ) {
         self.metadata = metadata
         self.validators = validators
         self.itemCount = itemCount
         self.byteCount = byteCount
+        self.isNotModified = isNotModified
     }
 }

@@ -42,19 +42,22 @@ public struct FeedReader: Sendable {
     ///   - url: an `http`, `https` or `file` URL.
     ///   - sink: where items and warnings go.
     ///   - shape: applied to every parsed item before it is sent; return `nil` to drop the item.
+    ///   - validators: the previous response's validators; over HTTP they make the request conditional, and a
+    ///     `304 Not Modified` returns a result with ``FeedReadResult/isNotModified`` set and no items sent.
     /// - Returns: the feed's header, the HTTP validators and counts.
     /// - Throws: ``SourceError`` (`httpStatus`, `connection`, `tooLarge`, `timedOut`, `notAFeed`,
     ///   `fileNotFound`, `unreadable`), or `CancellationError` when the task is cancelled.
     public func read(
         from url: URL,
         into sink: EventSink,
-        shaping shape: @escaping @Sendable (FeedItem) -> FeedItem? = { $0 }
+        shaping shape: @escaping @Sendable (FeedItem) -> FeedItem? = { $0 },
+        validators: Validators = Validators()
     ) async throws -> FeedReadResult {
         let timeout = settings.timeout
         let sourceID = sourceID
         return try await withThrowingTaskGroup(of: FeedReadResult.self) { group in
             group.addTask {
-                try await fetch(url, into: sink, shape: shape)
+                try await fetch(url, into: sink, shape: shape, validators: validators)
             }
             group.addTask {
                 try await Task.sleep(for: timeout)
@@ -71,17 +74,22 @@ public struct FeedReader: Sendable {
     private func fetch(
         _ url: URL,
         into sink: EventSink,
-        shape: @escaping @Sendable (FeedItem) -> FeedItem?
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?,
+        validators: Validators
     ) async throws -> FeedReadResult {
         let result: FeedReadResult
         if url.isFileURL {
             result = try await FileFeedLoader(reader: self).load(url, into: sink, shape: shape)
         } else {
-            result = try await HTTPFeedLoader(reader: self).load(url, into: sink, shape: shape)
+            result = try await HTTPFeedLoader(reader: self)
+                .load(url, into: sink, shape: shape, validators: validators)
         }
         logger.debug(
             "feed read",
-            metadata: ["url": "\(url.absoluteString)", "items": "\(result.itemCount)", "bytes": "\(result.byteCount)"]
+            metadata: [
+                "url": "\(url.absoluteString)", "items": "\(result.itemCount)", "bytes": "\(result.byteCount)",
+                "notModified": "\(result.isNotModified)",
+            ]
         )
         return result
     }

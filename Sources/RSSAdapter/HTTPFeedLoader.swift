@@ -20,7 +20,8 @@ struct HTTPFeedLoader {
     func load(
         _ url: URL,
         into sink: EventSink,
-        shape: @escaping @Sendable (FeedItem) -> FeedItem?
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?,
+        validators: Validators
     ) async throws -> FeedReadResult {
         let settings = reader.settings
         var configuration = HTTPClient.Configuration(
@@ -41,7 +42,9 @@ struct HTTPFeedLoader {
         )
         let result: Result<FeedReadResult, any Error>
         do {
-            result = .success(try await download(url, with: client, into: sink, shape: shape))
+            result = .success(
+                try await download(url, with: client, into: sink, shape: shape, validators: validators)
+            )
         } catch {
             result = .failure(error)
         }
@@ -60,7 +63,8 @@ struct HTTPFeedLoader {
         _ url: URL,
         with client: HTTPClient,
         into sink: EventSink,
-        shape: @escaping @Sendable (FeedItem) -> FeedItem?
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?,
+        validators previous: Validators
     ) async throws -> FeedReadResult {
         let settings = reader.settings
         let sourceID = reader.sourceID
@@ -68,7 +72,25 @@ struct HTTPFeedLoader {
         request.method = .GET
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: Self.accept)
+        if let entityTag = previous.entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
+        if let lastModified = previous.lastModified {
+            request.headers.add(name: "If-Modified-Since", value: lastModified)
+        }
         let response = try await client.execute(request, timeout: timeAmount(settings.timeout), logger: reader.logger)
+        if response.status == .notModified, !previous.isEmpty {
+            // RFC 9110 section 15.4.5: a 304 may carry new validators; the others stay as they were.
+            let validators = Validators(
+                entityTag: response.headers.first(name: "ETag") ?? previous.entityTag,
+                lastModified: response.headers.first(name: "Last-Modified") ?? previous.lastModified
+            )
+            return FeedReadResult(
+                metadata: nil,
+                validators: validators,
+                itemCount: 0,
+                byteCount: 0,
+                isNotModified: true
+            )
+        }
         guard (200..<300).contains(Int(response.status.code)) else {
             throw SourceError(
                 sourceID: sourceID,

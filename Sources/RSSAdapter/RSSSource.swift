@@ -68,6 +68,7 @@ public struct RSSSource: Source {
     public let settings: FeedFetchSettings
     private let location: FeedLocation
     private let context: SourceContext
+    private let validatorMemory: ValidatorMemory
 
     /// Creates the source; checks the options and performs no I/O (SRC-1).
     /// - Throws: ``SourceOptionError`` for `url` (empty, or a scheme other than http, https or file), `timeout`
@@ -78,26 +79,30 @@ public struct RSSSource: Source {
         self.context = context
         location = try FeedLocation(options.url, key: "url")
         settings = try FeedFetchSettings(options: options)
+        validatorMemory = ValidatorMemory(savedState: context.savedState)
     }
 
     // MARK: - Source
 
-    /// Fetches the feed and emits `started`, warnings and items as they are parsed, then `finished` (or
-    /// `failed`).
+    /// Fetches the feed and emits `started`, warnings and items as they are parsed, then the new HTTP validators
+    /// as a checkpoint and `finished` (or `failed`). A feed fetched over HTTP before is requested conditionally;
+    /// a `304 Not Modified` ends the run with `notModified` and no items.
     /// - Throws: `CancellationError` when the task is cancelled before the run completes.
     public func run(into sink: EventSink) async throws {
         await sink.started()
+        let url: URL
+        let result: FeedReadResult
         do {
-            let url = try location.resolve(in: context, sourceID: id)
+            url = try location.resolve(in: context, sourceID: id)
             let reader = FeedReader(sourceID: id, settings: settings, logger: context.logger)
-            _ = try await reader.read(from: url, into: sink)
+            result = try await reader.read(from: url, into: sink, validators: validatorMemory.validators(for: url))
         } catch let error as SourceError {
             try Task.checkCancellation()
             await sink.failed(error)
             return
         }
         try Task.checkCancellation()
-        await sink.finished()
+        await validatorMemory.finish(result, of: url, into: sink)
     }
 }
 

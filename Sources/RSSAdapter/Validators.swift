@@ -1,7 +1,10 @@
+public import TributaryCore
+
 /// The HTTP validators of a response (`ETag`, `Last-Modified`), kept for a conditional GET on the next run.
 ///
-/// Captured from every HTTP response now; sending them back (`If-None-Match`, `If-Modified-Since`) and serving
-/// the stored items on `304 Not Modified` come with the persistent store (DESIGN.md section 7).
+/// A source sends them back as `If-None-Match` and `If-Modified-Since`; a `304 Not Modified` then means the
+/// stored items stand. Between runs they live in the source's ``SourceCheckpoint`` together with the URL they
+/// belong to, so validators of a feed whose URL changed in feeds.json are never sent to the new URL.
 public struct Validators: Sendable, Hashable {
     /// The `ETag` header, as the server wrote it (quotes and `W/` included).
     public var entityTag: String?
@@ -19,4 +22,28 @@ public struct Validators: Sendable, Hashable {
 
     /// Whether neither validator is known.
     public var isEmpty: Bool { entityTag == nil && lastModified == nil }
+
+    /// The validators a checkpoint saved for `url`; empty when it saved none or saved them for another URL.
+    public init(checkpoint: SourceCheckpoint, url: String) {
+        guard checkpoint[CheckpointKey.url] == url else {
+            self.init()
+            return
+        }
+        self.init(entityTag: checkpoint[CheckpointKey.entityTag], lastModified: checkpoint[CheckpointKey.lastModified])
+    }
+
+    /// A checkpoint holding these validators for `url`.
+    public func checkpoint(for url: String) -> SourceCheckpoint {
+        var checkpoint = SourceCheckpoint([CheckpointKey.url: url])
+        checkpoint[CheckpointKey.entityTag] = entityTag
+        checkpoint[CheckpointKey.lastModified] = lastModified
+        return checkpoint
+    }
+
+    /// The keys validators use in a ``SourceCheckpoint``.
+    enum CheckpointKey {
+        static let url = "url"
+        static let entityTag = "etag"
+        static let lastModified = "last-modified"
+    }
 }
