@@ -138,7 +138,12 @@ public struct GoogleNewsSource: Source {
     /// - Throws: `CancellationError` when the task is cancelled before the run completes.
     public func run(into sink: EventSink) async throws {
         await sink.started()
-        let reader = FeedReader(sourceID: id, settings: settings, logger: context.logger)
+        let reader = FeedReader(
+            sourceID: id,
+            settings: settings,
+            logger: context.logger,
+            hostLimiter: context.hostLimiter
+        )
         let shaper = GoogleNewsItemShaper()
         let url = feedURL
         let validators = validatorMemory.validators(for: url)

@@ -6,10 +6,11 @@ public import TributaryCore
 ///
 /// The body is fed chunk by chunk into FeedParser's `StreamingFeedParser`, and the items each chunk completes are
 /// sent to the sink at once (SRC-12), so the first items reach the pipeline long before a slow download ends.
-/// Over HTTP the reader sends a real `User-Agent`, accepts gzip and deflate, follows at most
-/// ``FeedFetchSettings/maxRedirects`` redirects, passes the `Content-Type` charset to the parser, aborts a body
-/// larger than ``FeedFetchSettings/maxBytes`` and gives up after ``FeedFetchSettings/timeout`` in total. Files
-/// are read in 64 KiB chunks through the same parser.
+/// Over HTTP the reader waits for its turn at the host (``hostLimiter``), sends a real `User-Agent` and the
+/// previous validators, accepts gzip and deflate, follows at most ``FeedFetchSettings/maxRedirects`` redirects,
+/// passes the `Content-Type` charset to the parser, aborts a body larger than ``FeedFetchSettings/maxBytes``,
+/// reports `429`/`503` with `Retry-After` as `throttled`, and gives up after ``FeedFetchSettings/timeout`` in
+/// total (waiting for the host included). Files are read in 64 KiB chunks through the same parser.
 ///
 /// Each read uses its own `HTTPClient` on the shared NIO event loop group, shut down before `read` returns, so
 /// nothing outlives the read. The reader does no I/O until ``read(from:into:shaping:)`` is called.
@@ -22,16 +23,25 @@ public struct FeedReader: Sendable {
     public var settings: FeedFetchSettings
     /// Where the reader logs.
     public var logger: Logger
+    /// The run's per-host politeness limits, which every HTTP request waits for; `nil` sends at once.
+    public var hostLimiter: HostLimiter?
 
     /// Creates a reader; performs no I/O.
     /// - Parameters:
     ///   - sourceID: the source the items belong to.
     ///   - settings: limits and identification.
     ///   - logger: where to log; usually ``SourceContext/logger``.
-    public init(sourceID: SourceID, settings: FeedFetchSettings = FeedFetchSettings(), logger: Logger) {
+    ///   - hostLimiter: the run's per-host limits; usually ``SourceContext/hostLimiter``.
+    public init(
+        sourceID: SourceID,
+        settings: FeedFetchSettings = FeedFetchSettings(),
+        logger: Logger,
+        hostLimiter: HostLimiter? = nil
+    ) {
         self.sourceID = sourceID
         self.settings = settings
         self.logger = logger
+        self.hostLimiter = hostLimiter
     }
 
     /// Fetches and parses the feed at `url`, sending warnings and batches of items to `sink` as they are read.
@@ -81,8 +91,14 @@ public struct FeedReader: Sendable {
         if url.isFileURL {
             result = try await FileFeedLoader(reader: self).load(url, into: sink, shape: shape)
         } else {
-            result = try await HTTPFeedLoader(reader: self)
-                .load(url, into: sink, shape: shape, validators: validators)
+            let loader = HTTPFeedLoader(reader: self)
+            if let hostLimiter {
+                result = try await hostLimiter.withPermit(for: url.host?.lowercased() ?? "") {
+                    try await loader.load(url, into: sink, shape: shape, validators: validators)
+                }
+            } else {
+                result = try await loader.load(url, into: sink, shape: shape, validators: validators)
+            }
         }
         logger.debug(
             "feed read",

@@ -91,11 +91,19 @@ struct HTTPFeedLoader {
                 isNotModified: true
             )
         }
-        guard (200..<300).contains(Int(response.status.code)) else {
-            throw SourceError(
-                sourceID: sourceID,
-                reason: .httpStatus(url: url.absoluteString, status: Int(response.status.code))
-            )
+        let status = Int(response.status.code)
+        if status == 429 || status == 503 {
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.delay($0, now: Date()) }
+            // A 503 without Retry-After is an ordinary server error; a 429 always means "slow down".
+            if status == 429 || retryAfter != nil {
+                throw SourceError(
+                    sourceID: sourceID,
+                    reason: .throttled(url: url.absoluteString, status: status, retryAfter: retryAfter)
+                )
+            }
+        }
+        guard (200..<300).contains(status) else {
+            throw SourceError(sourceID: sourceID, reason: .httpStatus(url: url.absoluteString, status: status))
         }
         if response.headers.first(name: "Content-Encoding") == nil,
             let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > settings.maxBytes

@@ -94,7 +94,12 @@ public struct RSSSource: Source {
         let result: FeedReadResult
         do {
             url = try location.resolve(in: context, sourceID: id)
-            let reader = FeedReader(sourceID: id, settings: settings, logger: context.logger)
+            let reader = FeedReader(
+                sourceID: id,
+                settings: settings,
+                logger: context.logger,
+                hostLimiter: context.hostLimiter
+            )
             result = try await reader.read(from: url, into: sink, validators: validatorMemory.validators(for: url))
         } catch let error as SourceError {
             try Task.checkCancellation()

@@ -4,7 +4,8 @@ import TributaryCore
 
 /// Makes the pipeline's sources from feeds.json, as every command that fetches does.
 enum ConfiguredSources {
-    /// Makes every enabled source of `configuration` (no I/O, by rule SRC-1), each with a logger that names it.
+    /// Makes every enabled source of `configuration` (no I/O, by rule SRC-1), each with a logger that names it and
+    /// all sharing one ``HostLimiter`` set from feeds.json.
     /// - Parameters:
     ///   - savedStates: each source's checkpoint from the store, handed to it as ``SourceContext/savedState``.
     ///   - pipelineSource: how a made source becomes a ``PipelineSource``; `watch` wraps pull sources here.
@@ -22,6 +23,10 @@ enum ConfiguredSources {
     ) throws -> [PipelineSource] {
         var sources: [PipelineSource] = []
         var problems: [ConfigurationError] = []
+        let hostLimiter = HostLimiter(
+            maxConcurrentRequests: configuration.maxConnectionsPerHost,
+            minimumInterval: configuration.minimumHostInterval
+        )
         for entry in configuration.enabledSources {
             var sourceLogger = logger
             sourceLogger[metadataKey: "source"] = "\(entry.id)"
@@ -31,7 +36,8 @@ enum ConfiguredSources {
                 allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
                 mode: mode,
                 now: now,
-                savedState: savedStates[entry.id] ?? SourceCheckpoint()
+                savedState: savedStates[entry.id] ?? SourceCheckpoint(),
+                hostLimiter: hostLimiter
             )
             do {
                 sources.append(pipelineSource(try registry.makeSource(for: entry, context: context), entry))

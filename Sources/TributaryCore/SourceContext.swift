@@ -27,6 +27,9 @@ public struct SourceContext: Sendable {
     /// What the source's last ``SourceEvent/checkpoint(_:)`` saved, as the store holds it; empty on a first run or
     /// without a persistent store.
     public var savedState: SourceCheckpoint
+    /// The politeness limits every network request of the run goes through; one limiter is shared by all the
+    /// sources of a run.
+    public var hostLimiter: HostLimiter
 
     public init(
         logger: Logger = Logger(label: "tributary.source", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -34,7 +37,8 @@ public struct SourceContext: Sendable {
         allowsPathsOutsideBaseDirectory: Bool = false,
         mode: Mode = .oneShot,
         now: @escaping @Sendable () -> Date = { Date() },
-        savedState: SourceCheckpoint = SourceCheckpoint()
+        savedState: SourceCheckpoint = SourceCheckpoint(),
+        hostLimiter: HostLimiter = HostLimiter()
     ) {
         self.logger = logger
         self.baseDirectory = baseDirectory
@@ -42,6 +46,7 @@ public struct SourceContext: Sendable {
         self.mode = mode
         self.now = now
         self.savedState = savedState
+        self.hostLimiter = hostLimiter
     }
 
     /// Resolves a path from the options against ``baseDirectory``, refusing one that escapes it unless

@@ -10,7 +10,7 @@ public enum ConfigurationLoader {
     /// The top-level keys of feeds.json version 1.
     public static let topLevelKeys: [String] = [
         "$schema", "version", "title", "timeZone", "maxAge", "maxItemsPerSource", "include", "exclude", "output",
-        "allowPathsOutside", "sources",
+        "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "sources",
     ]
 
     /// Reads and validates a feeds.json file.
@@ -119,6 +119,10 @@ private struct Reader {
                 configuration.maxAge = duration(value, key: key)
             case "maxItemsPerSource":
                 configuration.maxItemsPerSource = positiveInteger(value, key: key)
+            case "maxConnectionsPerHost":
+                if let limit = positiveInteger(value, key: key) { configuration.maxConnectionsPerHost = limit }
+            case "minimumHostInterval":
+                if let interval = duration(value, key: key) { configuration.minimumHostInterval = interval }
             case "include":
                 configuration.include = strings(value, key: key) ?? []
             case "exclude":

@@ -22,6 +22,10 @@ public struct FeedsConfiguration: Sendable {
     public var allowPathsOutside: Bool
     /// The sources, in file order, disabled ones included.
     public var sources: [SourceConfiguration]
+    /// The most requests to one host at a time in a run (`maxConnectionsPerHost`).
+    public var maxConnectionsPerHost = HostLimiter.defaultMaxConcurrentRequests
+    /// The least time between the starts of two requests to one host (`minimumHostInterval`).
+    public var minimumHostInterval = HostLimiter.defaultMinimumInterval
 
     /// Creates a configuration; ``ConfigurationLoader`` makes one from feeds.json, tests may build one directly.
     public init(
