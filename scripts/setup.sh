@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Tributary needs on a Debian or Ubuntu machine that has Swift: the system libraries it links
-# (libxml2, SQLite), pkg-config, and the Python jsonschema package the schema tests use. Only what is missing is
-# installed; run it as root or with sudo available.
+# (libxml2, SQLite), pkg-config, the tools the tests check our output with (cmark for the Markdown digest), and the
+# Python jsonschema package the schema tests use. Only what is missing is installed; run it as root or with sudo
+# available.
 set -euo pipefail
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages=(libxml2-dev libsqlite3-dev pkg-config)
+packages=(libxml2-dev libsqlite3-dev pkg-config cmark)
 command -v python3 >/dev/null || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do

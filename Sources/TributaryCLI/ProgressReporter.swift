@@ -16,14 +16,14 @@ actor ProgressReporter {
 
     /// - Parameters:
     ///   - live: redraw a status line (only when standard error is a terminal).
-    ///   - quiet: print only failures and warnings.
+    ///   - quiet: print only failures and warnings: no status line either.
     ///   - write: where text goes; standard error by default.
     init(
         live: Bool = Terminal.isTerminal(2),
         quiet: Bool = false,
         write: @escaping @Sendable (String) -> Void = { StandardError.writeRaw($0) }
     ) {
-        self.isLive = live
+        self.isLive = live && !quiet
         self.quiet = quiet
         self.write = write
     }

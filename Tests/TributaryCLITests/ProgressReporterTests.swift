@@ -35,6 +35,16 @@ import TributaryCore
         #expect(capture.text.withLock { $0 }.isEmpty)
     }
 
+    @Test func quietModeDrawsNoStatusLineEvenOnATerminal() async {
+        let capture = Capture()
+        let reporter = ProgressReporter(live: true, quiet: true, write: { capture.append($0) })
+        await reporter.begin(sources: [("a", nil)])
+        await reporter.handle(.sourceStatusChanged(SourceStatus(sourceID: "a", kind: "k", state: .running)))
+        await reporter.handle(.sourceStatusChanged(SourceStatus(sourceID: "a", kind: "k", state: .succeeded)))
+        await reporter.end()
+        #expect(capture.text.withLock { $0 }.isEmpty)
+    }
+
     @Test func liveModeRedrawsAStatusLineAndClearsIt() async {
         let capture = Capture()
         let reporter = ProgressReporter(live: true, write: { capture.append($0) })

@@ -30,15 +30,19 @@ struct TributaryProcess {
 
     /// Runs `tributary` with `arguments` in `directory`, with `environment` added to a minimal one (no terminal,
     /// fixed time unless overridden).
+    /// `executable` and `arguments` replace the `tributary` binary and `arguments`, to run it through another
+    /// program (such as `script`, for a terminal).
     static func run(
         _ arguments: [String],
         in directory: URL,
         environment: [String: String] = [:],
-        standardInput: Data? = nil
+        standardInput: Data? = nil,
+        executable other: URL? = nil,
+        arguments otherArguments: [String]? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = try executable
-        process.arguments = arguments
+        process.executableURL = try other ?? executable
+        process.arguments = otherArguments ?? arguments
         process.currentDirectoryURL = directory
         var fullEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "SOURCE_DATE_EPOCH": "1795330800"]
         fullEnvironment.merge(environment) { _, new in new }
