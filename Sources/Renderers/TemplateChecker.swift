@@ -41,6 +41,8 @@ struct TemplateChecker {
                 )
             case .variable:
                 let value = try resolve(tag.content, line: line, scopes: scopes)
+                // A transform (`count(entries)`) turns a list into a value.
+                guard !tag.content.contains("(") else { break }
                 switch value {
                 case .list, .texts:
                     throw error(

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 
 /// A program from the system (a validator, a browser) that some tests run. Such a test is skipped, with a message
 /// saying what to install, only when the program is missing and `CI` is not `true`: on CI it always runs, so a
