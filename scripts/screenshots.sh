@@ -3,7 +3,8 @@
 # and a desktop (1280 px). The page is Tests/RenderersTests/Golden/htmlSampleMatchesGolden.html, which is exactly what
 # the HTML renderer draws from Digest.sample (the golden test keeps it current). Writes docs/screenshots/*.png.
 #
-#   scripts/screenshots.sh            # needs chromium (apt-get install chromium)
+#   scripts/screenshots.sh    # needs chromium, and fonts-noto-cjk for the Japanese items
+#                             # (apt-get install chromium fonts-noto-cjk)
 #
 # Without Chromium it fails, unless CI is unset, in which case it says what to install and exits 0.
 set -euo pipefail
