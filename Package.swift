@@ -89,6 +89,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // The HTML digest is drawn through a Mustache template: the built-in one, or the user's (`--template`).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -98,7 +100,12 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
-        .target(name: "Renderers", dependencies: ["TributaryCore"]),
+        .target(
+            name: "Renderers",
+            dependencies: ["TributaryCore", .product(name: "Mustache", package: "swift-mustache")],
+            // The built-in HTML digest template, shipped so users can copy it as the start of their own.
+            resources: [.copy("Templates")]
+        ),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "FeedParser", dependencies: ["CLibXML2", "TributaryCore"]),
         .target(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Renderers
 import TributaryCore
 
 /// `tributary digest`: fetch every source and write the digest file.
@@ -12,8 +13,12 @@ struct DigestCommand: AsyncParsableCommand {
             digest. Without -o it goes to feeds.json's "output", or else to digest.<format> beside feeds.json.
             A failing source does not stop the others: the digest is still written and names it.
 
-            Exit codes: 0 all sources succeeded; 1 the digest was written but a source failed; 2 bad usage or
-            invalid configuration (nothing fetched, nothing written).
+            --template (or "template" in feeds.json, relative to its directory) draws the HTML digest through your
+            own Mustache template; start from the built-in one (Sources/Renderers/Templates/digest.html.mustache)
+            and see docs/templates.md for its keys. The template is checked before anything is fetched.
+
+            Exit codes: 0 all sources succeeded; 1 the digest was written but a source failed; 2 bad usage,
+            invalid configuration or a bad template (nothing fetched, nothing written).
             """
     )
 
@@ -25,6 +30,14 @@ struct DigestCommand: AsyncParsableCommand {
     @Option(help: "The digest's format: html, markdown, text or json.")
     var format: FormatOption = .html
 
+    @Option(
+        help: ArgumentHelp(
+            "A Mustache template for the HTML digest, instead of feeds.json's \"template\" or the built-in look.",
+            valueName: "path"
+        )
+    )
+    var template: String?
+
     @Flag(name: [.short, .long], help: "Report only failures and warnings on standard error.")
     var quiet = false
 
@@ -32,6 +45,7 @@ struct DigestCommand: AsyncParsableCommand {
         let registry = SourceRegistry(TributaryMain.sources)
         let configuration = try options.loadConfiguration(registry: registry)
         let destination = try resolveDestination(configuration)
+        let htmlTemplate = try loadTemplate(configuration)
 
         let run = AggregationRun(
             configuration: configuration,
@@ -45,7 +59,8 @@ struct DigestCommand: AsyncParsableCommand {
         let renderer = RendererFactory.make(
             format.outputFormat,
             width: toStandardOutput ? Terminal.width(of: 1) : 80,
-            color: toStandardOutput && Terminal.allowsColor(on: 1)
+            color: toStandardOutput && Terminal.allowsColor(on: 1),
+            template: htmlTemplate
         )
         let rendered = try renderer.render(outcome.digest)
         if let destination {
@@ -73,6 +88,34 @@ struct DigestCommand: AsyncParsableCommand {
         let directory = FileManager.default.currentDirectoryPath
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
+    }
+
+    /// The user's HTML template (`--template`, else feeds.json's `template`), or `nil` for the built-in one. Loaded
+    /// and checked before anything is fetched; a bad template is printed with its file and line and exits with 2.
+    private func loadTemplate(_ configuration: FeedsConfiguration) throws -> HTMLTemplate? {
+        let url: URL
+        let displayPath: String
+        if let template {
+            guard format == .html else {
+                throw ValidationError("--template applies to the HTML digest; leave it out with --format \(format)")
+            }
+            url = URL(
+                fileURLWithPath: template,
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            )
+            displayPath = template
+        } else if let configured = configuration.template, format == .html {
+            url = URL(fileURLWithPath: configured, relativeTo: configuration.directory)
+            displayPath = Self.displayPath(of: url.standardizedFileURL)
+        } else {
+            return nil
+        }
+        do {
+            return try HTMLTemplate(contentsOf: url.standardizedFileURL, displayPath: displayPath)
+        } catch {
+            StandardError.write(error.description)
+            throw CLIExit.usage
+        }
     }
 
     /// The file to write, or `nil` for standard output. Checked before anything is fetched, so a bad path costs

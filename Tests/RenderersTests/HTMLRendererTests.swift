@@ -49,7 +49,7 @@ import TributaryCore
         let allowed: Set<Substring> = [
             "header", "/header", "h1", "/h1", "p", "/p", "time", "/time", "main", "/main", "section", "/section",
             "h2", "/h2", "article", "/article", "h3", "/h3", "a", "/a", "span", "/span", "ul", "/ul", "li", "/li",
-            "/body", "/html",
+            "nav", "/nav", "footer", "/footer", "/body", "/html",
         ]
         #expect(tags.isSubset(of: allowed), "unexpected tags: \(tags.subtracting(allowed))")
         #expect(!output.contains("\u{1B}"))
@@ -88,7 +88,7 @@ import TributaryCore
         #expect(HTMLEscaping.linkURL(url) == nil)
         let entry = TestDigest.entry(title: "Title", url: url, related: [.init(title: "Other", url: url)])
         let output = try HTMLRenderer().render(TestDigest.digest([entry]))
-        #expect(!output.contains("<a href=\"\(HTMLEscaping.attribute(url))"))
+        #expect(!output.contains("<a href=\"\(HTMLEscaping.attribute(url))\""))
         #expect(output.contains("<h3>Title <span class=\"url\">\(HTMLEscaping.text(url))</span></h3>"))
         #expect(output.contains("<li>Other <span class=\"url\">\(HTMLEscaping.text(url))</span></li>"))
         let hrefs = output.components(separatedBy: "href=\"").dropFirst()
@@ -119,7 +119,7 @@ import TributaryCore
 
     @Test func listsEverySourceWithStateItemsAndReason() throws {
         let output = try HTMLRenderer().render(.sample)
-        let table = try #require(output.split(separator: "<footer id=\"sources\">").last)
+        let table = try #require(output.split(separator: "<details id=\"sources\" open>").last)
         #expect(table.components(separatedBy: "<tr class=").count - 1 == Digest.sample.sources.count)
         #expect(
             table.contains(
@@ -128,5 +128,52 @@ import TributaryCore
             )
         )
         #expect(table.contains("<li>frame 17: not valid JSON; frame skipped</li>"))
+        // The table is in the header, open because sources failed.
+        #expect(output.contains("</table>\n</div>\n</details>\n</header>\n<main>"))
+    }
+
+    @Test func showsASourcesHealthAndKeepsTheTableClosedWhenAllIsWell() throws {
+        let sources = [
+            Digest.SourceSummary(
+                id: "wire",
+                kind: "rss",
+                title: "Wire <b>",
+                state: .notModified,
+                itemCount: 2,
+                health: "failing for 3 runs; last success 2026-11-20 08:00"
+            )
+        ]
+        let output = try HTMLRenderer().render(TestDigest.digest([TestDigest.entry(title: "T")], sources: sources))
+        #expect(output.contains("<details id=\"sources\">\n<summary>Sources: 1 source</summary>"))
+        #expect(
+            output.contains(
+                "<tr class=\"not-modified\"><th scope=\"row\">Wire &lt;b&gt; <span class=\"id\">wire</span></th>"
+                    + "<td>not modified</td><td class=\"count\">2</td><td><span class=\"health\">failing for 3 runs; "
+                    + "last success 2026-11-20 08:00</span></td></tr>"
+            )
+        )
+    }
+
+    @Test func hasLandmarksHeadingsInOrderAndADayNavigation() throws {
+        let output = try HTMLRenderer().render(.sample)
+        for landmark in ["<header>", "<nav aria-label=\"Days\">", "<main>", "<footer>"] {
+            #expect(output.components(separatedBy: landmark).count == 2, "\(landmark)")
+        }
+        // Headings never skip a level: h1, then h2 per day, h3 per item.
+        let levels = output.matches(of: /<h([1-6])[ >]/).compactMap { Int($0.output.1) }
+        #expect(levels.first == 1)
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $1 <= $0 + 1 })
+        #expect(levels.count(where: { $0 == 2 }) == Digest.sample.days.count)
+        for day in Digest.sample.days {
+            #expect(output.contains("<li><a href=\"#day-\(day.id)\">\(day.heading)</a> (\(day.entries.count))</li>"))
+        }
+    }
+
+    @Test func anEmptyDigestSaysSo() throws {
+        var digest = TestDigest.digest([])
+        digest.days = []
+        let output = try HTMLRenderer().render(digest)
+        #expect(output.contains("<main>\n<p class=\"empty\">No items.</p>\n</main>"))
+        #expect(!output.contains("<nav"))
     }
 }

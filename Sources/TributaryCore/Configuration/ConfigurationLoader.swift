@@ -10,7 +10,7 @@ public enum ConfigurationLoader {
     /// The top-level keys of feeds.json version 1.
     public static let topLevelKeys: [String] = [
         "$schema", "version", "title", "timeZone", "maxAge", "maxItemsPerSource", "include", "exclude", "output",
-        "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "sources",
+        "template", "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "sources",
     ]
 
     /// Reads and validates a feeds.json file.
@@ -137,6 +137,18 @@ private struct Reader {
                         )
                     } else {
                         configuration.output = output
+                    }
+                }
+            case "template":
+                if let template = string(value, key: key) {
+                    if template.isEmpty {
+                        fail(
+                            value.position,
+                            key: key,
+                            reason: .invalidValue("\"\"", expected: "write a template path such as \"digest.mustache\"")
+                        )
+                    } else {
+                        configuration.template = template
                     }
                 }
             case "allowPathsOutside":

@@ -18,6 +18,9 @@ public struct FeedsConfiguration: Sendable {
     public var exclude: [String]
     /// Where `digest` writes, relative to the directory holding feeds.json (`output`); `digest.html` when absent.
     public var output: String?
+    /// A Mustache template for the HTML digest (`template`), relative to the directory holding feeds.json; the
+    /// built-in look when absent. `tributary digest --template` overrides it.
+    public var template: String?
     /// Whether sources may read files outside the directory holding feeds.json (`allowPathsOutside`).
     public var allowPathsOutside: Bool
     /// The sources, in file order, disabled ones included.
@@ -37,6 +40,7 @@ public struct FeedsConfiguration: Sendable {
         include: [String] = [],
         exclude: [String] = [],
         output: String? = nil,
+        template: String? = nil,
         allowPathsOutside: Bool = false,
         sources: [SourceConfiguration]
     ) {
@@ -48,6 +52,7 @@ public struct FeedsConfiguration: Sendable {
         self.include = include
         self.exclude = exclude
         self.output = output
+        self.template = template
         self.allowPathsOutside = allowPathsOutside
         self.sources = sources
     }

@@ -1,0 +1,96 @@
+public import Foundation
+import Mustache
+public import TributaryCore
+
+/// A Mustache template for the HTML digest, checked against the digest's keys when it is loaded.
+///
+/// The built-in look (``builtIn()``) is such a template, shipped as `Templates/digest.html.mustache` in the
+/// Renderers resources; copy it to start your own. A template sees the values docs/templates.md lists: the digest's
+/// title, counts and times, `days` with their `entries`, and `sources` for the status table. `{{key}}` is always
+/// HTML-escaped; triple braces, `{{&key}}`, pragmas and partials are refused, links only ever hold http, https or
+/// mailto URLs, and every string is free of control characters, so a template cannot let a feed inject markup.
+public struct HTMLTemplate: Sendable {
+    /// How messages name the template: the path as the user gave it.
+    public let file: String
+    private let mustache: MustacheTemplate
+
+    /// Parses and checks a template.
+    /// - Parameters:
+    ///   - text: the template.
+    ///   - file: how messages name it, e.g. `digest.mustache`.
+    /// - Throws: ``RenderError`` naming the file, the line and the problem, for example
+    ///   `digest.mustache:12: unknown key 'titel'; did you mean 'title'? (known here: ...)`.
+    public init(text: String, file: String) throws(RenderError) {
+        try TemplateChecker(file: file).check(text)
+        do {
+            mustache = try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw RenderError(
+                format: .html,
+                reason: .template(
+                    file: file,
+                    line: error.context.lineNumber,
+                    detail: "not a valid Mustache template (\(error.error)) at column \(error.context.columnNumber)"
+                )
+            )
+        } catch {
+            throw RenderError(format: .html, reason: .template(file: file, line: nil, detail: "\(error)"))
+        }
+        self.file = file
+    }
+
+    /// Reads, parses and checks the template in a file.
+    /// - Parameters:
+    ///   - url: the template file.
+    ///   - displayPath: how messages name it; the URL's relative path when `nil`.
+    /// - Throws: ``RenderError`` when the file cannot be read as UTF-8 or the template is not valid.
+    public init(contentsOf url: URL, displayPath: String? = nil) throws(RenderError) {
+        let name = displayPath ?? url.relativePath
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw RenderError(
+                format: .html,
+                reason: .template(file: name, line: nil, detail: "cannot read the template as UTF-8 text: \(error)")
+            )
+        }
+        try self.init(text: text, file: name)
+    }
+
+    /// The built-in template, `digest.html.mustache` in the Renderers resources.
+    /// - Throws: ``RenderError`` when the resource is missing (an incomplete installation).
+    public static func builtIn() throws(RenderError) -> HTMLTemplate {
+        try builtInTemplate.get()
+    }
+
+    /// Where the built-in template is, to copy as the start of your own; `nil` when the resources are missing.
+    public static var builtInURL: URL? {
+        Bundle.module.url(forResource: "digest.html", withExtension: "mustache", subdirectory: "Templates")
+    }
+
+    /// Draws `digest` through the template.
+    public func render(_ digest: Digest) -> String {
+        mustache.render(HTMLTemplateContext.make(for: digest))
+    }
+
+    // MARK: - Private
+
+    private static let builtInTemplate: Result<HTMLTemplate, RenderError> = {
+        guard let url = builtInURL else {
+            return .failure(
+                RenderError(
+                    format: .html,
+                    reason: .template(
+                        file: "digest.html.mustache",
+                        line: nil,
+                        detail: "the built-in template is missing from the Renderers resources; reinstall tributary"
+                    )
+                )
+            )
+        }
+        return Result { () throws(RenderError) in
+            try HTMLTemplate(contentsOf: url, displayPath: "digest.html.mustache (built in)")
+        }
+    }()
+}

@@ -1,0 +1,160 @@
+import TributaryCore
+
+/// The values an HTML digest template sees, built from a ``Digest``; docs/templates.md documents every key.
+///
+/// Every string is the digest's text with control characters removed and nothing else: Mustache's `{{key}}`
+/// HTML-escapes it (`&`, `<`, `>`, `"`, `'`), which makes it safe in element content and in quoted attributes.
+/// URLs are the one thing escaping cannot make safe, so `href` keys only hold URLs that ``LinkPolicy`` allows (http,
+/// https, mailto; unsafe characters percent-encoded); any other URL is in `unlinkedURL`, to be shown as text.
+/// An optional value that is missing is `false` rather than absent, so that Mustache does not look it up in an
+/// enclosing object instead (a related link without a publisher must not show the item's publisher).
+enum HTMLTemplateContext {
+    /// The keys of a related link (`related`).
+    static let relatedKeys: [String: TemplateValue] = [
+        "title": .text, "href": .text, "unlinkedURL": .text, "publisher": .text,
+    ]
+
+    /// The keys of an item (`entries` of a day).
+    static let entryKeys: [String: TemplateValue] = [
+        "id": .text, "title": .text, "href": .text, "unlinkedURL": .text, "isNew": .flag, "publisher": .text,
+        "source": .text, "sourceID": .text, "time": .text, "dateISO": .text, "summary": .text, "language": .text,
+        "tags": .texts, "hasTags": .flag, "related": .list(relatedKeys), "hasRelated": .flag, "alsoIn": .text,
+    ]
+
+    /// The keys of a day (`days`).
+    static let dayKeys: [String: TemplateValue] = [
+        "id": .text, "anchor": .text, "heading": .text, "itemCount": .number, "entries": .list(entryKeys),
+    ]
+
+    /// The keys of a source's line in the status table (`sources`).
+    static let sourceKeys: [String: TemplateValue] = [
+        "id": .text, "title": .text, "showsID": .flag, "kind": .text, "state": .text, "stateClass": .text,
+        "isFailed": .flag, "itemCount": .number, "reason": .text, "health": .text, "warnings": .texts,
+        "hasWarnings": .flag,
+    ]
+
+    /// The keys of the digest, the template's outermost object.
+    static let digestKeys: [String: TemplateValue] = [
+        "title": .text, "language": .text, "generatedAt": .text, "generatedAtISO": .text, "timeZone": .text,
+        "itemCount": .number, "itemCountText": .text, "hasItems": .flag, "newItemCount": .number,
+        "hasNewItems": .flag, "sourceCount": .number, "sourceCountText": .text, "hasSources": .flag,
+        "failedSourceCount": .number, "hasFailedSources": .flag, "days": .list(dayKeys), "sources": .list(sourceKeys),
+    ]
+
+    /// The context for `digest`: dictionaries, arrays, strings, integers and booleans only.
+    static func make(for digest: Digest) -> [String: Any] {
+        let failed = digest.failedSources.count
+        return [
+            "title": text(digest.title),
+            "language": isLanguageTag(digest.language) ? digest.language : "en",
+            "generatedAt": text(digest.generatedAtText),
+            "generatedAtISO": text(digest.generatedAtISO),
+            "timeZone": text(digest.timeZoneIdentifier),
+            "itemCount": digest.itemCount,
+            "itemCountText": counted(digest.itemCount, "item"),
+            "hasItems": digest.itemCount > 0,
+            "newItemCount": digest.newItemCount,
+            "hasNewItems": digest.newItemCount > 0,
+            "sourceCount": digest.sources.count,
+            "sourceCountText": counted(digest.sources.count, "source"),
+            "hasSources": !digest.sources.isEmpty,
+            "failedSourceCount": failed,
+            "hasFailedSources": failed > 0,
+            "days": digest.days.map { day(for: $0, digestLanguage: digest.language) },
+            "sources": digest.sources.map(source(for:)),
+        ]
+    }
+
+    // MARK: - Private
+
+    private static func day(for day: Digest.Day, digestLanguage: String) -> [String: Any] {
+        [
+            "id": text(day.id),
+            "anchor": text("day-" + day.id),
+            "heading": text(day.heading),
+            "itemCount": day.entries.count,
+            "entries": day.entries.map { entry(for: $0, digestLanguage: digestLanguage) },
+        ]
+    }
+
+    private static func entry(for entry: Digest.Entry, digestLanguage: String) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": text(entry.item.id),
+            "title": text(entry.title),
+            "isNew": entry.isNew,
+            "publisher": optional(entry.publisher),
+            "source": text(entry.sourceTitle),
+            "sourceID": text(entry.sourceID.rawValue),
+            "summary": optional(entry.summary),
+            "tags": entry.tags.map(text),
+            "hasTags": !entry.tags.isEmpty,
+            "related": entry.related.map(related(for:)),
+            "hasRelated": !entry.related.isEmpty,
+            "alsoIn": optional(entry.alsoIn.isEmpty ? nil : entry.alsoIn.map(\.rawValue).joined(separator: ", ")),
+            "time": false,
+            "dateISO": false,
+            "language": false,
+        ]
+        link(entry.url, into: &values)
+        if let timeText = entry.timeText, let dateISO = entry.dateISO {
+            values["time"] = text(timeText)
+            values["dateISO"] = text(dateISO)
+        }
+        // The item's own language lets browsers pick the right glyphs (Japanese and Chinese share code points).
+        if let language = entry.item.language, language != digestLanguage, isLanguageTag(language) {
+            values["language"] = language
+        }
+        return values
+    }
+
+    private static func related(for related: TributaryExtension.RelatedLink) -> [String: Any] {
+        var values: [String: Any] = ["title": text(related.title), "publisher": optional(related.publisher)]
+        link(related.url, into: &values)
+        return values
+    }
+
+    private static func source(for source: Digest.SourceSummary) -> [String: Any] {
+        [
+            "id": text(source.id.rawValue),
+            "title": text(source.title),
+            "showsID": source.title != source.id.rawValue,
+            "kind": text(source.kind),
+            "state": source.state.rawValue,
+            "stateClass": source.state.rawValue.split(separator: " ").joined(separator: "-"),
+            "isFailed": source.state == .failed,
+            "itemCount": source.itemCount,
+            "reason": optional(source.reason),
+            "health": optional(source.health),
+            "warnings": source.warnings.map(text),
+            "hasWarnings": !source.warnings.isEmpty,
+        ]
+    }
+
+    /// Sets `href` when the URL may be linked, else `unlinkedURL` (shown as text), each `false` when unset.
+    private static func link(_ url: String?, into values: inout [String: Any]) {
+        values["href"] = false
+        values["unlinkedURL"] = false
+        guard let url else { return }
+        if let href = LinkPolicy.linkable(url) {
+            values["href"] = href
+        } else {
+            values["unlinkedURL"] = text(url)
+        }
+    }
+
+    private static func text(_ value: String) -> String {
+        ControlCharacters.removing(from: value)
+    }
+
+    private static func optional(_ value: String?) -> Any {
+        value.map(text) ?? false
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+    }
+
+    private static func isLanguageTag(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 35 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+    }
+}
