@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Installs what Tributary needs on a Debian or Ubuntu machine that has Swift: the system libraries it links
-# (libxml2, SQLite), pkg-config, the tools the tests check our output with (cmark for the Markdown digest), and the
-# Python jsonschema package the schema tests use. Only what is missing is installed; run it as root or with sudo
-# available.
+# (libxml2, SQLite), pkg-config, and the Python jsonschema package the schema tests use. With --test-tools, also
+# the programs the tests check our output with: cmark (the Markdown digest), HTML Tidy (the HTML digest) and
+# Chromium (the HTML digest in a real browser); without them those tests are skipped, except in CI. Only what is
+# missing is installed; run it as root or with sudo available.
+#
+#   scripts/setup.sh [--test-tools]
 set -euo pipefail
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages=(libxml2-dev libsqlite3-dev pkg-config cmark)
+packages=(libxml2-dev libsqlite3-dev pkg-config)
+if [ "${1:-}" = "--test-tools" ]; then
+    packages+=(cmark tidy chromium)
+fi
 command -v python3 >/dev/null || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do

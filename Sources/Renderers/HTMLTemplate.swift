@@ -65,8 +65,21 @@ public struct HTMLTemplate: Sendable {
     }
 
     /// Where the built-in template is, to copy as the start of your own; `nil` when the resources are missing.
+    ///
+    /// It looks in the `Tributary_Renderers.resources` folder SwiftPM puts beside the executable, then in the
+    /// source tree it was built from. It does not use SwiftPM's `Bundle.module`, which stops the process when
+    /// neither is there (a binary copied away from its build): this way the digest fails with a message instead.
     public static var builtInURL: URL? {
-        Bundle.module.url(forResource: "digest.html", withExtension: "mustache", subdirectory: "Templates")
+        let relativePath = "Templates/digest.html.mustache"
+        let executableDirectory = Bundle.main.bundleURL
+        let candidates = [
+            executableDirectory.appendingPathComponent("Tributary_Renderers.resources").appendingPathComponent(
+                relativePath
+            ),
+            // This file is Sources/Renderers/HTMLTemplate.swift; the template is Sources/Renderers/Templates/.
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(relativePath),
+        ]
+        return candidates.first { FileManager.default.isReadableFile(atPath: $0.path) }
     }
 
     /// Draws `digest` through the template.
@@ -84,7 +97,8 @@ public struct HTMLTemplate: Sendable {
                     reason: .template(
                         file: "digest.html.mustache",
                         line: nil,
-                        detail: "the built-in template is missing from the Renderers resources; reinstall tributary"
+                        detail:
+                            "the built-in template is missing: copy the Tributary_Renderers.resources folder from the build directory (.build/release) beside the tributary binary"
                     )
                 )
             )
