@@ -13,9 +13,11 @@ import TributaryCore
 ///    wrong, so it never overrides a declaration.
 /// 4. Otherwise libxml2 reads the XML declaration itself, except that a declared ISO-8859-1 is read as
 ///    windows-1252, as browsers do.
-/// 5. With no BOM, no declaration and no HTTP charset the document is UTF-8, unless its first KiB is not valid UTF-8
-///    and its bytes fit Shift_JIS or EUC-JP (``detectJapanese(_:)``, as feedparser's chardet does): then that
-///    encoding is used, with a warning.
+/// 5. With no BOM, no declaration and no HTTP charset the document is UTF-8, unless its non-ASCII bytes are not
+///    valid UTF-8 and fit Shift_JIS or EUC-JP (``detectJapanese(_:)``, as feedparser's chardet does): then that
+///    encoding is used, with a warning. The bytes judged are those from the first non-ASCII byte on (up to 4 KiB):
+///    ``StreamingFeedParser`` holds an undeclared document that starts in ASCII until it has seen a KiB of them (or
+///    64 KiB in all), since a Japanese feed's first KiB is often ASCII markup.
 ///
 /// A document read as UTF-8 (``readsUTF8(encoding:prefix:)``) is still repaired byte by byte where it is not
 /// valid UTF-8; see ``UTF8Sanitizer``.
@@ -78,11 +80,18 @@ enum EncodingSniffer {
         return normalized(declared) == "utf8"
     }
 
-    /// Shift_JIS or EUC-JP when the first KiB of an undeclared document is not UTF-8 but is one of them.
+    /// Shift_JIS or EUC-JP when the non-ASCII bytes of an undeclared document (up to 4 KiB from the first of them)
+    /// are not UTF-8 but are one of them.
     static func undeclaredJapanese(_ prefix: [UInt8]) -> String? {
-        let sample = prefix.prefix(1024)
+        guard let first = prefix.firstIndex(where: { $0 >= 0x80 }) else { return nil }
+        let sample = prefix[first...].prefix(4096)
         let valid = sample.withUnsafeBufferPointer { UTF8Sanitizer.isValid($0) }
         return valid ? nil : detectJapanese(sample)
+    }
+
+    /// Whether the prefix states its encoding itself: a byte order mark or an encoding in the XML declaration.
+    static func statesEncoding(_ prefix: [UInt8]) -> Bool {
+        byteOrderMark(prefix) != nil || declaredEncoding(prefix) != nil
     }
 
     /// Tells Shift_JIS from EUC-JP by which of them the bytes are valid in (a sequence cut off at the end is not an

@@ -82,6 +82,8 @@ final class FeedSAXHandler {
     /// Set when libxml2 dropped a reference in an attribute value of the start tag being read; see
     /// ``repairAttributeValues(_:count:)``.
     @exclusivity(unchecked) private var attributeReferenceDropped = false
+    /// Ends libxml2 reports for elements it was made to keep open after a stray end tag; see ``error(_:context:)``.
+    @exclusivity(unchecked) private var strayEnds = 0
     private var depthWarned = false
     private var atomWithoutNamespace = false
     @exclusivity(unchecked) private var cache = [CacheEntry](
@@ -234,6 +236,10 @@ final class FeedSAXHandler {
     }
 
     func endElement(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
+        if strayEnds > 0 {
+            strayEnds -= 1
+            return
+        }
         if skippedDepth > 0 {
             skippedDepth -= 1
             return
@@ -375,13 +381,31 @@ final class FeedSAXHandler {
         let value = error.pointee
         switch xmlParserErrors(UInt32(bitPattern: value.code)) {
         case XML_ERR_TAG_NAME_MISMATCH:
-            noteMismatch(value.str2)
+            if tributary_xml_is_open_element(errorContext, value.str2) == 0,
+                tributary_xml_keep_element_open(errorContext) != 0
+            {
+                // A stray end tag (it names no open element): libxml2 would close the innermost element and, at
+                // the item's real end tag, the feed, losing every later item. It is ignored instead, as HTML parsers
+                // do; libxml2 still reports the end of the element it kept open, which ``endElement(_:prefix:)``
+                // skips.
+                strayEnds += 1
+            } else {
+                noteMismatch(value.str2)
+            }
         case XML_ERR_NAME_REQUIRED, XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY,
             XML_WAR_UNDECLARED_ENTITY:
             if errorContext.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE {
                 attributeReferenceDropped = true
             } else {
                 keepReferenceText(errorContext)
+            }
+        case XML_ERR_INVALID_CHAR:
+            // `&#0;`, `&#xD800;`, `&#1114112;`: libxml2 drops a reference to a character XML does not allow.
+            guard let text = value.message, strncmp(text, "xmlParseCharRef", 15) == 0 else { break }
+            if errorContext.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE {
+                attributeReferenceDropped = true
+            } else {
+                replaceInvalidCharacterReference(errorContext)
             }
         default:
             break
@@ -432,6 +456,33 @@ final class FeedSAXHandler {
         }
         guard start >= limit, start.pointee == 0x26 else { return }
         characters(start, count: cursor - start)
+    }
+
+    /// Puts U+FFFD where libxml2 dropped a numeric character reference to a character XML does not allow (`&#0;`,
+    /// a surrogate such as `&#xD800;`, `&#1114112;` beyond Unicode), as HTML5 and feedparser read it, instead of
+    /// losing it silently. Called from the error callback with the cursor just after the reference's `;`; attribute
+    /// values are repaired by ``repairAttributeValues(_:count:)``, which reads such references the same way.
+    private func replaceInvalidCharacterReference(_ parserContext: xmlParserCtxtPtr) {
+        guard parserContext.pointee.instate == XML_PARSER_CONTENT, let input = parserContext.pointee.input,
+            let base = input.pointee.base, let cursor = input.pointee.cur, cursor - base >= 4,
+            (cursor - 1).pointee == 0x3B
+        else { return }
+        var start = cursor - 2
+        let limit = max(base, cursor - 16)
+        while start > limit, start.pointee != 0x26 {
+            let byte = start.pointee | 0x20
+            guard
+                (0x30...0x39).contains(start.pointee) || (0x61...0x66).contains(byte) || byte == 0x78
+                    || start.pointee == 0x23
+            else { return }
+            start -= 1
+        }
+        guard start.pointee == 0x26, (start + 1).pointee == 0x23 else { return }
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        replacement.withUnsafeBufferPointer { buffer in
+            guard let pointer = buffer.baseAddress else { return }
+            characters(pointer, count: buffer.count)
+        }
     }
 
     /// An attribute value replaced for the duration of one `startElement` call.

@@ -13,11 +13,19 @@ public import TributaryCore
 public final class StreamingFeedParser {
     private static let chunkLimit = 1 << 20
     private static let sniffLength = 1024
+    /// How much of an undeclared document that starts in ASCII is held back while looking for its first non-ASCII
+    /// bytes, which tell UTF-8 from Shift_JIS or EUC-JP (``EncodingSniffer/choose(prefix:httpCharset:override:)``).
+    private static let undeclaredSniffLimit = 64 << 10
 
     private let options: FeedParserOptions
     private let handler: FeedSAXHandler
     private var context: xmlParserCtxtPtr?
     private var prefix: [UInt8] = []
+    /// While the prefix is held: whether its encoding is known without looking further (a BOM, a declaration, an
+    /// HTTP charset or an override), once ``sniffLength`` bytes are in; and how far it was checked for non-ASCII.
+    private var encodingStated: Bool?
+    private var asciiChecked = 0
+    private var firstNonASCII: Int?
     private var finished = false
     private var halted = false
     /// Whether the input starts like XML (`<` after whitespace or a UTF-8 BOM), to tell broken XML from non-XML.
@@ -57,7 +65,7 @@ public final class StreamingFeedParser {
         guard !finished, !halted else { return [] }
         if context == nil {
             prefix.append(contentsOf: bytes)
-            guard prefix.count >= Self.sniffLength else { return [] }
+            guard canChooseEncoding() else { return [] }
             let initial = prefix
             prefix = []
             try start(with: initial)
@@ -120,6 +128,25 @@ public final class StreamingFeedParser {
 
     private static func initializeLibXML2() {
         _ = libxml2Initialized
+    }
+
+    /// Whether enough bytes are held to choose the encoding: ``sniffLength`` bytes, and for a document that states
+    /// no encoding, also ``sniffLength`` bytes from its first non-ASCII byte on (a Japanese feed whose first KiB is
+    /// ASCII markup is not UTF-8 just because that KiB is), or ``undeclaredSniffLimit`` bytes in all.
+    private func canChooseEncoding() -> Bool {
+        guard prefix.count >= Self.sniffLength else { return false }
+        if encodingStated == nil {
+            encodingStated =
+                options.encodingOverride != nil || options.httpCharset != nil
+                || EncodingSniffer.statesEncoding(prefix)
+        }
+        if encodingStated == true || prefix.count >= Self.undeclaredSniffLimit { return true }
+        if firstNonASCII == nil {
+            firstNonASCII = prefix[asciiChecked...].firstIndex { $0 >= 0x80 }
+            asciiChecked = prefix.count
+        }
+        guard let firstNonASCII else { return false }
+        return prefix.count - firstNonASCII >= Self.sniffLength
     }
 
     private func start(with initial: [UInt8]) throws {

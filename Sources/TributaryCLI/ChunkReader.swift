@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads a file, a `file://` URL or standard input in chunks, so large inputs never sit in memory whole.
 final class ChunkReader {
     /// Why the input could not be opened.
@@ -56,14 +64,34 @@ final class ChunkReader {
         ownsHandle = true
     }
 
-    /// The next chunk; empty at the end of the input.
+    /// The next chunk, full-sized unless the input ends; empty at the end of the input.
     func next() throws -> [UInt8] {
-        do {
-            guard let data = try handle.read(upToCount: Self.chunkSize) else { return [] }
-            return [UInt8](data)
-        } catch {
-            throw ReadError(description: "\(name): read failed (\(error.localizedDescription))")
+        try [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { buffer, initialized in
+            initialized = try next(into: UnsafeMutableRawBufferPointer(buffer))
         }
+    }
+
+    /// Reads the next chunk into `buffer`, filling it unless the input ends, and returns the number of bytes read:
+    /// 0 at the end of the input. Lets a caller reuse one buffer for the whole input.
+    ///
+    /// Reads with `read(2)` straight into the buffer: `FileHandle.read(upToCount:)` reads 4 KiB per system call and
+    /// copies through a new `Data` each time.
+    func next(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let descriptor = handle.fileDescriptor
+        var filled = 0
+        while filled < buffer.count {
+            let count = read(descriptor, base + filled, buffer.count - filled)
+            if count > 0 {
+                filled += count
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                guard filled == 0 else { break }  // the error comes back on the next call
+                throw ReadError(description: "\(name): read failed (\(String(cString: strerror(errno))))")
+            }
+        }
+        return filled
     }
 
     func close() {

@@ -5,6 +5,14 @@ import JSONFileAdapter
 import Renderers
 import TributaryCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `tributary parse`: read one feed and print it as JSON Feed 1.1 (or another format).
 struct ParseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -86,16 +94,20 @@ struct ParseCommand: AsyncParsableCommand {
         } catch {
             throw ParseFailure(message: "\(error)")
         }
-        var chunk = first
+        // One buffer for the whole input, so that reading allocates nothing per chunk.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
         do {
-            while !chunk.isEmpty {
-                let items = try parser.parse(chunk)
+            var count = first.count
+            var items = count > 0 ? try parser.parse(first) : []
+            while count > 0 {
                 report(parser.takeWarnings())
                 if let metadata = parser.metadata { output.begin(metadata.makeJSONFeed()) }
                 output.write(items)
-                chunk = try reader.next()
+                count = try reader.next(into: buffer)
+                items = count > 0 ? try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count])) : []
             }
-            let items = try parser.finish()
+            items = try parser.finish()
             report(parser.takeWarnings())
             output.begin(parser.metadata?.makeJSONFeed() ?? JSONFeed(title: "", items: []))
             output.write(items)
@@ -239,7 +251,17 @@ private final class JSONFeedStream {
             pending += items
             return
         }
-        for item in items { writer.writeItem(item.withRequiredContent(), into: &buffer) }
+        // Items are read in place (an `UnsafeBufferPointer` element is borrowed, not copied): a `FeedItem` copy
+        // retains and releases some twenty references.
+        items.withUnsafeBufferPointer { items in
+            for index in items.indices {
+                if items[index].contentHTML == nil, items[index].contentText == nil {
+                    writer.writeItem(items[index].withRequiredContent(), into: &buffer)
+                } else {
+                    writer.writeItem(items[index], into: &buffer)
+                }
+            }
+        }
         if buffer.count >= 1 << 16 { flush() }
     }
 
@@ -251,9 +273,24 @@ private final class JSONFeedStream {
         flush()
     }
 
+    /// Writes the buffer to standard output with `write(2)`, without copying it into a `Data` first.
     private func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        buffer.withUnsafeBytes { bytes in
+            guard var cursor = bytes.baseAddress else { return }
+            var remaining = bytes.count
+            while remaining > 0 {
+                let written = systemWrite(STDOUT_FILENO, cursor, remaining)
+                if written > 0 {
+                    cursor += written
+                    remaining -= written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // standard output is gone (a closed pipe); nothing more can be shown
+                }
+            }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 }
@@ -268,4 +305,9 @@ private final class CollectedFeed {
         feed = header
         feed.items = items
     }
+}
+
+/// `write(2)`, named apart from the `write` methods above.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

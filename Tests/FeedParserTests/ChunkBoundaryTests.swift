@@ -11,7 +11,9 @@ import TributaryCore
         "atom03-escaped-mode.xml", "double-escaped-description-cdata-title.xml", "broken-truncated.xml",
         "broken-unclosed-tags.xml", "broken-bad-entities.xml", "broken-trailing-junk.xml", "encoding-iso-8859-1.xml",
         "encoding-windows-1252.xml", "encoding-shift-jis.xml", "encoding-euc-jp.xml", "encoding-utf-16le-bom.xml",
-        "encoding-utf-16be-bom.xml", "encoding-utf-8-bom.xml",
+        "encoding-utf-16be-bom.xml", "encoding-utf-8-bom.xml", "broken-stray-end-tag-atom.xml",
+        "broken-invalid-character-references.xml", "encoding-undeclared-shift-jis-ascii-first-kib.xml",
+        "encoding-undeclared-euc-jp-ascii-first-kib.xml",
     ]
 
     /// Every split position of every fixture (all are under 8 KB) gives the same items and header.

@@ -20,6 +20,32 @@ import TributaryCore
         #expect(result.warnings.isEmpty)
     }
 
+    /// No encoding declared, no BOM, no charset, and the first KiB is ASCII: the sniffer must look at the first
+    /// non-ASCII bytes, not read the document as UTF-8 and then (its first bad byte after ASCII) as windows-1252.
+    @Test(arguments: [
+        ("encoding-undeclared-shift-jis-ascii-first-kib.xml", "Shift_JIS"),
+        ("encoding-undeclared-euc-jp-ascii-first-kib.xml", "EUC-JP"),
+    ])
+    func undeclaredJapaneseIsDetectedPastAnASCIIFirstKiB(_ name: String, _ encoding: String) throws {
+        let bytes = try FixtureSupport.bytes(name)
+        #expect(bytes.prefix(1024).allSatisfy { $0 < 0x80 })
+        let result = try FixtureSupport.parse(bytes)
+        #expect(result.items.map(\.title) == ["東京で初雪、平年より早く", "大阪の天気は晴れ"])
+        #expect(result.items.first?.contentHTML == "ソースはShift_JISです。ひらがなとカタカナ。")
+        #expect(result.warnings.contains { $0.message.contains("read as \(encoding)") })
+        #expect(!result.warnings.contains { $0.message.contains("windows-1252") })
+    }
+
+    @Test func undeclaredASCIIIsHeldBackOnlyUpTo64KiB() throws {
+        // An ASCII-only undeclared document is held while the sniffer waits for non-ASCII bytes, but not forever.
+        let parser = try StreamingFeedParser(options: FixtureSupport.options())
+        var header = Array("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>A</title>".utf8)
+        while header.count < 70_000 { header += Array("<item><title>x</title></item>\n".utf8) }
+        let items = try parser.parse(header)
+        #expect(!items.isEmpty)
+        #expect(parser.metadata?.title == "A")
+    }
+
     @Test func latin1IsDecoded() throws {
         let result = try FixtureSupport.parseFixture("encoding-iso-8859-1.xml")
         #expect(result.metadata?.title == "Café crème")

@@ -26,6 +26,46 @@ import TributaryCore
         return whole
     }
 
+    @Test func aStrayEndTagDoesNotLoseTheEntriesAfterIt() throws {
+        // libxml2 alone closes the innermost element at `</div>`, then the feed at the entry's `</entry>`, and stops
+        // at the next `<entry>` ("Extra content at the end of the document"): only the first entry was kept.
+        let result = try parseEverySplit(try FixtureSupport.bytes("broken-stray-end-tag-atom.xml"))
+        #expect(result.items.map(\.id) == ["urn:e1", "urn:e2", "urn:e3", "urn:e4"])
+        #expect(
+            result.items.map(\.url) == [
+                "https://example.com/before", "https://example.com/stray", "https://example.com/after",
+                "https://example.com/last",
+            ]
+        )
+        #expect(result.items[1].title == "Has a stray end tag")
+        #expect(result.items[1].datePublished == Date(timeIntervalSince1970: 1_795_168_800))
+        #expect(result.metadata?.title == "Stray end tags")
+        #expect(result.warnings.contains { $0.message.contains("mismatch") && $0.message.contains("div") })
+        #expect(result.warnings.contains { $0.message.contains("mismatch") && $0.message.contains("span") })
+    }
+
+    @Test func aStrayEndTagInsideTextIsIgnored() throws {
+        let bytes = rss(
+            """
+            <item><title>One</b> more</title><link>http://example.com/1</link></item>\
+            <item><title>Two</title><link>http://example.com/2</link></item>
+            """
+        )
+        let result = try parseEverySplit(bytes)
+        #expect(result.items.map(\.title) == ["One more", "Two"])
+        #expect(result.items.map(\.url) == ["http://example.com/1", "http://example.com/2"])
+    }
+
+    @Test func invalidNumericCharacterReferencesBecomeReplacementCharacters() throws {
+        // HTML5's rule: a reference to NUL, a surrogate or a code point beyond U+10FFFF gives U+FFFD; libxml2 drops it.
+        let result = try parseEverySplit(try FixtureSupport.bytes("broken-invalid-character-references.xml"))
+        #expect(
+            result.items.map(\.title) == ["Null \u{FFFD} surrogate \u{FFFD} beyond \u{FFFD} end", "Valid é ☃"]
+        )
+        #expect(result.items.first?.url == "https://example.com/a?q=\u{FFFD}x")
+        #expect(result.warnings.contains { $0.message.contains("xmlParseCharRef") })
+    }
+
     @Test func rdfAboutIsTheItemIDWhenThereIsNoGuid() throws {
         let bytes = Array(
             """

@@ -31,3 +31,23 @@ for name, declared, codec, text in FIXTURES:
         data = b"\xef\xbb\xbf" + data
     with open(name, "wb") as f:
         f.write(data)
+
+# Undeclared Japanese feeds (no encoding in the declaration, no BOM) whose first KiB is ASCII: the sniffer must look
+# past it to tell Shift_JIS and EUC-JP from UTF-8.
+UNDECLARED_HEAD = (
+    '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>Undeclared Japanese</title><link>https://example.jp/</link>\n'
+    + "<description>"
+    + " ".join(["An ASCII channel header long enough that the first KiB holds no Japanese byte."] * 16)
+    + "</description>\n"
+)
+UNDECLARED_BODY = (
+    "<item><title>東京で初雪、平年より早く</title><link>https://example.jp/1</link>"
+    "<description>ソースはShift_JISです。ひらがなとカタカナ。</description></item>\n"
+    "<item><title>大阪の天気は晴れ</title><link>https://example.jp/2</link></item>\n</channel></rss>\n"
+)
+for name, codec in [
+    ("encoding-undeclared-shift-jis-ascii-first-kib.xml", "shift_jis"),
+    ("encoding-undeclared-euc-jp-ascii-first-kib.xml", "euc_jp"),
+]:
+    with open(name, "wb") as f:
+        f.write((UNDECLARED_HEAD + UNDECLARED_BODY).encode(codec))
