@@ -74,6 +74,8 @@ let package = Package(
         .library(name: "Renderers", targets: ["Renderers"]),
         .library(name: "FeedParser", targets: ["FeedParser"]),
         .library(name: "HTMLSanitizer", targets: ["HTMLSanitizer"]),
+        // For Fuzz/ (the JSON Feed reader's fuzz target).
+        .library(name: "JSONFileAdapter", targets: ["JSONFileAdapter"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
     ],
     dependencies: [
@@ -146,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTMLSanitizerTests",
-            dependencies: ["HTMLSanitizer", "AdapterConformance"],
+            dependencies: ["HTMLSanitizer", "AdapterConformance", "JSONFileAdapter", "TributaryCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),
