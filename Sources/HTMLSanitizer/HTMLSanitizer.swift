@@ -56,7 +56,12 @@ public struct HTMLSanitizer: Sendable {
         let base = URLPolicy.usableBase(baseURL)
         var output = render(InputBounds.prepare(html, maximumBytes: options.maximumInputBytes), base: base)
         for _ in 0..<Self.settleRounds {
-            let again = render(InputBounds.cut(output), base: base)
+            // Exactly what sanitizing the output again would do.
+            let input = InputBounds.prepare(
+                String(decoding: output, as: UTF8.self),
+                maximumBytes: options.maximumInputBytes
+            )
+            let again = render(input, base: base)
             if again == output { return String(decoding: output, as: UTF8.self) }
             output = again
         }
@@ -64,7 +69,11 @@ public struct HTMLSanitizer: Sendable {
         var fallback: [UInt8] = []
         let text = plainText(fromBytes: output).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         HTMLWriter.escape(text, quotes: false, into: &fallback)
-        return render(fallback, base: base) == fallback ? String(decoding: fallback, as: UTF8.self) : ""
+        let settled = render(
+            InputBounds.prepare(String(decoding: fallback, as: UTF8.self), maximumBytes: options.maximumInputBytes),
+            base: base
+        )
+        return settled == fallback ? String(decoding: fallback, as: UTF8.self) : ""
     }
 
     /// Returns the text a reader sees in `html`: the content the sanitizer keeps, without markup and with

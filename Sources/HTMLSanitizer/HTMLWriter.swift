@@ -37,18 +37,21 @@ struct HTMLWriter: TreeEmitter {
         Self.escape(String(text), quotes: false, into: &bytes)
     }
 
-    /// Appends `text` escaped, without control characters other than tab, line feed and form feed.
+    /// Appends `text` escaped, without control characters other than tab and line feed (a carriage return becomes
+    /// a line feed, a form feed a space; C1 controls are dropped).
     static func escape(_ text: String, quotes: Bool, into bytes: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
             case 0x26: bytes.append(contentsOf: "&amp;".utf8)
             case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
             case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
             case 0x22 where quotes: bytes.append(contentsOf: "&quot;".utf8)
-            case 0x09, 0x0A, 0x0C: bytes.append(byte)
+            case 0x09, 0x0A: bytes.append(UInt8(scalar.value))
             case 0x0D: bytes.append(0x0A)
-            case ..<0x20, 0x7F: continue
-            default: bytes.append(byte)
+            case 0x0C: bytes.append(0x20)
+            case ..<0x20, 0x7F...0x9F: continue
+            case ..<0x80: bytes.append(UInt8(scalar.value))
+            default: bytes.append(contentsOf: String(scalar).utf8)
             }
         }
     }

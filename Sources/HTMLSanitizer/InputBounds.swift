@@ -10,9 +10,9 @@ enum InputBounds {
     /// The most attributes in one tag; the input is cut at the tag that has more.
     static let attributeLimit = 128
 
-    /// `html` as UTF-8, at most `maximumBytes` long, cut at a character boundary, without NUL, control characters
-    /// other than tab, line feed and form feed, and with carriage returns turned into line feeds (as HTML parsers
-    /// do), then cut again by ``cut(_:)``.
+    /// `html` as UTF-8, at most `maximumBytes` long, cut at a character boundary, without NUL and control
+    /// characters other than tab and line feed, with carriage returns turned into line feeds (as HTML parsers do)
+    /// and form feeds into spaces, then cut again by ``cut(_:)``.
     static func prepare(_ html: String, maximumBytes: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(html.utf8.count, maximumBytes))
@@ -27,7 +27,13 @@ enum InputBounds {
             }
             defer { previousWasCR = false }
             if value == 0x0A, previousWasCR { continue }
-            if value < 0x20, value != 0x09, value != 0x0A, value != 0x0C { continue }
+            if value == 0x0C {
+                // A space to HTML, an invalid character to libxml2.
+                guard bytes.count < maximumBytes else { break }
+                bytes.append(0x20)
+                continue
+            }
+            if value < 0x20, value != 0x09, value != 0x0A { continue }
             if (0x7F...0x9F).contains(value) { continue }
             let encoded = String(scalar).utf8
             guard bytes.count + encoded.count <= maximumBytes else { break }

@@ -90,6 +90,29 @@ import Testing
         }
     }
 
+    /// Inputs the fuzzer (`scripts/fuzz.sh`) found a failure with, one file each.
+    static let fuzzRegressions: [String] = {
+        guard let directory = Bundle.module.url(forResource: "Fixtures/fuzz-regressions", withExtension: nil),
+            let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        else { return [] }
+        return files.map(\.lastPathComponent).sorted()
+    }()
+
+    @Test func fuzzRegressionsAreLoaded() {
+        #expect(!Self.fuzzRegressions.isEmpty)
+    }
+
+    @Test(arguments: fuzzRegressions)
+    func fuzzRegressionIsSafeAndStable(_ name: String) throws {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/fuzz-regressions/\(name)", withExtension: nil))
+        let html = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        for baseURL in [base, nil] {
+            let output = sanitizer.sanitize(html, baseURL: baseURL)
+            #expect(HTMLSafetyScanner.findings(in: output).isEmpty)
+            #expect(sanitizer.sanitize(output, baseURL: baseURL) == output)
+        }
+    }
+
     // MARK: - Private
 
     /// Whether any attribute in `html` is one the sanitizer never writes.

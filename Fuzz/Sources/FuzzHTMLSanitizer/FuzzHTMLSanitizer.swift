@@ -10,7 +10,8 @@ private let base = URL(string: "https://example.org/posts/item.html")
 /// property traps, which libFuzzer reports as a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTMLSanitizer(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    let bytes = start.map { UnsafeRawBufferPointer(start: $0, count: count) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    let bytes =
+        start.map { UnsafeRawBufferPointer(start: $0, count: count) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
     let html = String(decoding: bytes, as: UTF8.self)
     for baseURL in [base, nil] {
         let output = sanitizer.sanitize(html, baseURL: baseURL)
