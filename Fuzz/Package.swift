@@ -5,7 +5,13 @@ import PackageDescription
 // sees them: each target defines `LLVMFuzzerTestOneInput` and no `main` (libFuzzer supplies it), which links only
 // with `--sanitize fuzzer`. Built and run by `scripts/fuzz.sh`; the seed corpora are in `Corpus/<target>/`.
 let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-    ("FuzzFeedParser", [.product(name: "FeedParser", package: "Tributary")]),
+    (
+        "FuzzFeedParser",
+        [
+            .product(name: "FeedParser", package: "Tributary"),
+            .product(name: "TributaryCore", package: "Tributary"),
+        ]
+    ),
     ("FuzzHTMLSanitizer", [.product(name: "HTMLSanitizer", package: "Tributary")]),
     (
         "FuzzJSONFeed",

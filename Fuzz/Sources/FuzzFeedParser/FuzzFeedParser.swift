@@ -1,5 +1,6 @@
 import FeedParser
 import Foundation
+import TributaryCore
 
 /// Feeds the input to ``StreamingFeedParser`` in chunks, as a network read would, then finishes.
 ///
