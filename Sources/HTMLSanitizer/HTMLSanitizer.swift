@@ -21,7 +21,8 @@ public import Foundation
 /// - Comments, processing instructions and doctypes are dropped; text is escaped.
 ///
 /// The output is well-formed (every element closed, in order), and idempotent: sanitizing it again returns it
-/// unchanged. libxml2 repairs broken markup much as browsers do, but not always the same way, so the sanitizer
+/// unchanged (as long as it is within the input limit: an input close to the limit can give a longer output, through
+/// escaping, end tags and resolved URLs, and a second pass reads only the limit's worth of it). libxml2 repairs broken markup much as browsers do, but not always the same way, so the sanitizer
 /// writes the tree, parses its own output again and repeats until nothing changes (normally after one check); if
 /// that does not settle within a few rounds, the result is the escaped plain text.
 ///
@@ -56,10 +57,11 @@ public struct HTMLSanitizer: Sendable {
         let base = URLPolicy.usableBase(baseURL)
         var output = render(InputBounds.prepare(html, maximumBytes: options.maximumInputBytes), base: base)
         for _ in 0..<Self.settleRounds {
-            // Exactly what sanitizing the output again would do.
+            // What sanitizing the output again does, except that the output is read whole even when it is longer
+            // than the input limit.
             let input = InputBounds.prepare(
                 String(decoding: output, as: UTF8.self),
-                maximumBytes: options.maximumInputBytes
+                maximumBytes: max(options.maximumInputBytes, output.count)
             )
             let again = render(input, base: base)
             if again == output { return String(decoding: output, as: UTF8.self) }
@@ -70,7 +72,10 @@ public struct HTMLSanitizer: Sendable {
         let text = plainText(fromBytes: output).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         HTMLWriter.escape(text, quotes: false, into: &fallback)
         let settled = render(
-            InputBounds.prepare(String(decoding: fallback, as: UTF8.self), maximumBytes: options.maximumInputBytes),
+            InputBounds.prepare(
+                String(decoding: fallback, as: UTF8.self),
+                maximumBytes: max(options.maximumInputBytes, fallback.count)
+            ),
             base: base
         )
         return settled == fallback ? String(decoding: fallback, as: UTF8.self) : ""
