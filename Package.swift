@@ -5,8 +5,8 @@ import PackageDescription
 /// test target; `BuiltInSources.all` in TributaryCLI is the one registry that lists their `Source` types.
 /// `testDependencies` are what the test target needs beyond its adapter and TributaryCore.
 let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: [Target.Dependency])] = [
-    ("JSONFile", [], []),
-    ("Exec", ["FeedParser", .product(name: "Logging", package: "swift-log")], []),
+    ("JSONFile", ["HTMLSanitizer"], []),
+    ("Exec", ["FeedParser", "HTMLSanitizer", .product(name: "Logging", package: "swift-log")], []),
     (
         "RSS",
         [
@@ -37,6 +37,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
     (
         "Push",
         [
+            "HTMLSanitizer",
             .product(name: "WSClient", package: "swift-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -72,6 +73,9 @@ let package = Package(
         .library(name: "TributaryCLI", targets: ["TributaryCLI"]),
         .library(name: "Renderers", targets: ["Renderers"]),
         .library(name: "FeedParser", targets: ["FeedParser"]),
+        .library(name: "HTMLSanitizer", targets: ["HTMLSanitizer"]),
+        // For Fuzz/ (the JSON Feed reader's fuzz target).
+        .library(name: "JSONFileAdapter", targets: ["JSONFileAdapter"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
     ],
     dependencies: [
@@ -108,6 +112,8 @@ let package = Package(
         ),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "FeedParser", dependencies: ["CLibXML2", "TributaryCore"]),
+        // Untrusted HTML from feeds made safe for `content_html` (libxml2's HTML parser and an allowlist).
+        .target(name: "HTMLSanitizer", dependencies: ["CLibXML2"]),
         .target(
             name: "TributaryCLI",
             dependencies: [
@@ -145,6 +151,11 @@ let package = Package(
                 "TributaryCLI", "TributaryCore", "tributary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "HTMLSanitizerTests",
+            dependencies: ["HTMLSanitizer", "AdapterConformance", "JSONFileAdapter", "TributaryCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLSanitizer
 import TributaryCore
 
 /// Decodes JSON Feed text a program printed: a whole document, or one item per line in stream mode.
@@ -131,6 +132,10 @@ enum JSONFeedOutput {
                 item.authors[index].url = resolve(item.authors[index].url)
                 item.authors[index].avatar = resolve(item.authors[index].avatar)
             }
+        }
+        if let html = item.contentHTML {
+            // Relative URLs in the content are relative to the item's page, else to the feed's.
+            item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: item.url.flatMap { URL(string: $0) } ?? base)
         }
         if item.id.allSatisfy(\.isWhitespace) { item.id = item.derivedID() }
         item.sourceID = sourceID

@@ -1,4 +1,5 @@
 public import Foundation
+import HTMLSanitizer
 public import TributaryCore
 
 /// Reads JSON Feed 1.0 and 1.1 documents into a ``JSONFeed`` whose items are ready for the pipeline.
@@ -82,6 +83,11 @@ public enum JSONFeedDocumentReader {
             switch outcome {
             case .decoded(var item):
                 if let base { resolveURLs(of: &item, against: base) }
+                if let html = item.contentHTML {
+                    // Relative URLs in the content are relative to the item's page, else to the feed's.
+                    let contentBase = item.url.flatMap { URL(string: $0) } ?? base
+                    item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: contentBase)
+                }
                 if item.id.allSatisfy(\.isWhitespace) { item.id = item.derivedID() }
                 item.sourceID = sourceID
                 items.append(item)

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLSanitizer
 import Logging
 import TributaryCore
 
@@ -209,6 +210,9 @@ struct PushClient: Sendable {
                 var tributary = item.tributary ?? TributaryExtension()
                 tributary.source = sourceID
                 item.tributary = tributary
+                if let html = item.contentHTML {
+                    item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: item.url.flatMap { URL(string: $0) })
+                }
                 frame = .item(seq: seq, item: item)
             }
             let action = state.withLock { $0.receive(frame) }

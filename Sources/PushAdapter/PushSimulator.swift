@@ -1,4 +1,5 @@
 public import Foundation
+import HTMLSanitizer
 public import TributaryCore
 
 /// The simulator's deterministic item generator: item `seq` of seed `seed` is always the same item.
@@ -45,7 +46,11 @@ public struct PushSimulator: Sendable, Hashable {
             id: "sim-\(seed)-\(seq)",
             url: url,
             title: headline,
-            contentHTML: "<p>\(paragraph)</p><p>Simulated story \(seq) from \(publisher.name).</p>",
+            // In the sanitizer's form (the publisher name escaped too), so the client's sanitizing keeps it as it is.
+            contentHTML: HTMLSanitizer().sanitize(
+                "<p>\(paragraph)</p><p>Simulated story \(seq) from \(HTMLTextEscaping.escape(publisher.name)).</p>",
+                baseURL: nil
+            ),
             summary: headline,
             datePublished: epoch.addingTimeInterval(TimeInterval(seq)),
             authors: [FeedItem.Author(name: publisher.name, url: "https://\(publisher.domain)/")],

@@ -1,0 +1,20 @@
+import Foundation
+import JSONFileAdapter
+import TributaryCore
+
+/// Reads the input as a JSON Feed document with ``JSONFeedDocumentReader``; a thrown ``SourceError`` is a correct
+/// outcome, a crash, a trap or a hang is a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONFeed(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+    do {
+        let (feed, _) = try JSONFeedDocumentReader.read(data: data, path: "fuzz.json", sourceID: "fuzz")
+        for item in feed.items {
+            // Every item leaves the reader with an id and the source stamped (SRC-2, SRC-3).
+            if item.id.isEmpty || item.sourceID != "fuzz" { fatalError("item without id or source: \(item)") }
+        }
+    } catch {
+        _ = String(describing: error)
+    }
+    return 0
+}

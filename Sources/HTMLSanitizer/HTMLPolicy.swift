@@ -1,0 +1,90 @@
+/// The allowlists: which elements are written, which are dropped with their content, and which attributes each
+/// element keeps. Everything not listed is unwrapped (elements) or dropped (attributes).
+enum HTMLPolicy {
+    /// Elements written as they are (with their allowed attributes).
+    static let allowedElements: Set<String> = [
+        "a", "abbr", "address", "article", "aside", "b", "bdi", "bdo", "blockquote", "br", "caption", "cite", "code",
+        "col", "colgroup", "dd", "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "footer",
+        "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre",
+        "q", "rp", "rt", "ruby", "s", "samp", "section", "small", "span", "strike", "strong", "sub", "summary", "sup",
+        "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "tt", "u", "ul", "var", "wbr",
+    ]
+
+    /// Elements that have no content and no end tag.
+    static let voidElements: Set<String> = ["br", "col", "hr", "img", "wbr"]
+
+    /// Elements dropped together with everything inside them: scripting, embedding, forms, foreign content (SVG
+    /// and MathML carry their own script and URL attributes), raw-text elements and document metadata.
+    static let droppedWithContent: Set<String> = [
+        "applet", "area", "audio", "base", "basefont", "bgsound", "button", "canvas", "datalist", "dialog", "embed",
+        "fieldset", "form", "frame", "frameset", "head", "iframe", "input", "isindex", "keygen", "label", "layer",
+        "link", "listing", "map", "math", "meta", "noembed", "noframes", "noscript", "object", "optgroup", "option",
+        "output", "param", "plaintext", "portal", "script", "select", "slot", "source", "style", "svg", "template",
+        "textarea", "title", "track", "video", "xml", "xmp",
+    ]
+
+    /// Dropped elements that HTML5 parsers treat as void: libxml2 (an HTML 4 parser) may put the markup after them
+    /// inside them, which a browser would show after them, so their children are kept (and checked as usual).
+    static let droppedVoidElements: Set<String> = [
+        "area", "base", "basefont", "bgsound", "embed", "input", "keygen", "link", "meta", "param", "source", "track",
+    ]
+
+    /// Block-level elements: plain-text extraction puts a line break around them.
+    static let blockElements: Set<String> = [
+        "address", "article", "aside", "blockquote", "caption", "dd", "details", "div", "dl", "dt", "figcaption",
+        "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    ]
+
+    /// How an attribute's value is checked.
+    enum Rule {
+        /// A URL: only http, https and mailto, relative ones resolved against the base.
+        case url
+        /// Free text (escaped on output).
+        case text
+        /// A non-negative integer of at most this many digits.
+        case digits(Int)
+        /// An integer, possibly negative, of at most nine digits.
+        case integer
+        /// One of these values, compared case-insensitively and written in lower case.
+        case oneOf(Set<String>)
+        /// One of these values, compared exactly.
+        case exactly(Set<String>)
+        /// A language tag: letters, digits and hyphens.
+        case languageTag
+        /// A date or time: digits, letters, `:`, `.`, `+`, `-`, `T`, `Z` and spaces.
+        case dateTime
+        /// A boolean attribute; written with an empty value.
+        case boolean
+    }
+
+    /// Attributes every allowed element may keep.
+    static let globalAttributes: [String: Rule] = [
+        "title": .text,
+        "lang": .languageTag,
+        "dir": .oneOf(["ltr", "rtl", "auto"]),
+    ]
+
+    /// The attributes each element keeps beyond ``globalAttributes``.
+    static let elementAttributes: [String: [String: Rule]] = [
+        "a": ["href": .url, "hreflang": .languageTag],
+        "img": ["src": .url, "alt": .text, "width": .digits(5), "height": .digits(5)],
+        "blockquote": ["cite": .url],
+        "q": ["cite": .url],
+        "del": ["cite": .url, "datetime": .dateTime],
+        "ins": ["cite": .url, "datetime": .dateTime],
+        "time": ["datetime": .dateTime],
+        "td": ["colspan": .digits(3), "rowspan": .digits(3)],
+        "th": ["colspan": .digits(3), "rowspan": .digits(3), "scope": .oneOf(["row", "col", "rowgroup", "colgroup"])],
+        "col": ["span": .digits(3)],
+        "colgroup": ["span": .digits(3)],
+        "ol": ["start": .integer, "reversed": .boolean, "type": .exactly(["1", "a", "A", "i", "I"])],
+        "li": ["value": .integer],
+        "details": ["open": .boolean],
+    ]
+
+    /// The rule for `attribute` on `element`, or `nil` when it is dropped.
+    static func rule(for attribute: String, on element: String) -> Rule? {
+        elementAttributes[element]?[attribute] ?? globalAttributes[attribute]
+    }
+}

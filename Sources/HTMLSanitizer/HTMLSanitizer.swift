@@ -1,0 +1,116 @@
+public import Foundation
+
+/// Turns untrusted HTML from feeds into HTML that is safe to insert into a page: only an allowlist of elements and
+/// attributes, only http, https and mailto URLs, and nothing that can run script or load anything but images.
+///
+/// The input is parsed with libxml2's HTML parser (no network, no error reporting) and the tree is written anew:
+///
+/// - Allowed elements (paragraphs, lists, quotes, code, emphasis, headings, images, figures, tables, definition
+///   lists, `span`, `div`, `abbr`, `cite`, `q`, `small`, `time`, …) keep their allowed attributes: `title`, `lang`,
+///   `dir` everywhere, and per element `href`, `src`, `alt`, `width`, `height`, `cite`, `datetime`, `colspan`,
+///   `rowspan`, `scope`, `start`, `reversed`, `value`, each checked for its form.
+/// - `script`, `style`, `iframe`, `object`, `embed`, `applet`, `form` and its controls, `noscript`, `template`,
+///   `svg`, `math`, `frame`/`frameset`, media elements and document metadata are dropped with their content.
+/// - Any other element is unwrapped: its tags are dropped, its content kept.
+/// - Every other attribute is dropped: event handlers, `style` (so all CSS), `class`, `id`, `srcset`, `target`, `rel`.
+/// - URLs (`href`, `src`, `cite`) are kept only with the scheme http, https or mailto, read after character
+///   references are decoded and white space and control characters in it removed (see the obfuscations in the
+///   OWASP XSS filter-evasion cheat sheet); relative URLs are resolved against `baseURL`. An `img` without a usable
+///   `src` is dropped.
+/// - Links with an `href` get `rel="noopener noreferrer"` and `target="_blank"`.
+/// - Comments, processing instructions and doctypes are dropped; text is escaped.
+///
+/// The output is well-formed (every element closed, in order), and idempotent: sanitizing it again returns it
+/// unchanged (as long as it is within the input limit: an input close to the limit can give a longer output, through
+/// escaping, end tags and resolved URLs, and a second pass reads only the limit's worth of it). libxml2 repairs broken markup much as browsers do, but not always the same way, so the sanitizer
+/// writes the tree, parses its own output again and repeats until nothing changes (normally after one check); if
+/// that does not settle within a few rounds, the result is the escaped plain text.
+///
+/// Bounds: at most ``Options-swift.struct/maximumInputBytes`` of input are read; the input is also cut where its
+/// elements nest deeper than 512 or a tag has more than 128 attributes (which only hostile input does), and
+/// allowed elements nested deeper than ``Options-swift.struct/maximumDepth`` are unwrapped. The tree is walked
+/// without recursion. Time and memory are therefore linear in the bounded input.
+///
+/// `HTMLSanitizer` is a value with no shared state: use one from any number of tasks at once.
+public struct HTMLSanitizer: Sendable {
+    /// What is kept and how much is read.
+    public let options: Options
+
+    /// The rounds of re-parsing after the first, before falling back to plain text.
+    private static let settleRounds = 3
+
+    /// Creates a sanitizer.
+    ///
+    /// - Parameter options: the limits and choices; the defaults suit feed item content.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Returns the safe HTML for `html`.
+    ///
+    /// - Parameters:
+    ///   - html: an HTML fragment (a whole document works too: only its body is kept).
+    ///   - baseURL: the URL relative URLs are resolved against (the item's or the feed's page); ignored unless it
+    ///     is an absolute http(s) URL. Without it relative URLs are kept as written.
+    /// - Returns: the sanitized fragment; empty when nothing is left.
+    public func sanitize(_ html: String, baseURL: URL?) -> String {
+        let base = URLPolicy.usableBase(baseURL)
+        var output = render(InputBounds.prepare(html, maximumBytes: options.maximumInputBytes), base: base)
+        for _ in 0..<Self.settleRounds {
+            // What sanitizing the output again does, except that the output is read whole even when it is longer
+            // than the input limit.
+            let input = InputBounds.prepare(
+                String(decoding: output, as: UTF8.self),
+                maximumBytes: max(options.maximumInputBytes, output.count)
+            )
+            let again = render(input, base: base)
+            if again == output { return String(decoding: output, as: UTF8.self) }
+            output = again
+        }
+        // Not settled: escaped plain text on one line, which does.
+        var fallback: [UInt8] = []
+        let text = plainText(fromBytes: output).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        HTMLWriter.escape(text, quotes: false, into: &fallback)
+        let settled = render(
+            InputBounds.prepare(
+                String(decoding: fallback, as: UTF8.self),
+                maximumBytes: max(options.maximumInputBytes, fallback.count)
+            ),
+            base: base
+        )
+        return settled == fallback ? String(decoding: fallback, as: UTF8.self) : ""
+    }
+
+    /// Returns the text a reader sees in `html`: the content the sanitizer keeps, without markup and with
+    /// references decoded; white space collapsed except in `pre`, a line break for each `br`, each block on its own
+    /// lines with one blank line between blocks, and an image's `alt` text in its place.
+    ///
+    /// - Parameter html: an HTML fragment.
+    /// - Returns: the text, trimmed; empty when there is none.
+    public func plainText(_ html: String) -> String {
+        plainText(fromBytes: InputBounds.prepare(html, maximumBytes: options.maximumInputBytes))
+    }
+
+    // MARK: - Private
+
+    private func render(_ bytes: [UInt8], base: URL?) -> [UInt8] {
+        let parsed = ParsedHTML(fragment: bytes)
+        guard let root = parsed.root else { return [] }
+        var writer = HTMLWriter()
+        withExtendedLifetime(parsed) { TreeWalker(options: options, base: base).walk(root, into: &writer) }
+        // White space around the fragment means nothing, and libxml2 keeps only some of it.
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C }
+        guard let first = writer.bytes.firstIndex(where: { !isSpace($0) }),
+            let last = writer.bytes.lastIndex(where: { !isSpace($0) })
+        else { return [] }
+        return Array(writer.bytes[first...last])
+    }
+
+    private func plainText(fromBytes bytes: [UInt8]) -> String {
+        let parsed = ParsedHTML(fragment: bytes)
+        guard let root = parsed.root else { return "" }
+        var extractor = TextExtractor()
+        withExtendedLifetime(parsed) { TreeWalker(options: options, base: nil).walk(root, into: &extractor) }
+        return extractor.result
+    }
+}

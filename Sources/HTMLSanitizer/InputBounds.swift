@@ -1,0 +1,160 @@
+/// Cleans and bounds the input before libxml2 sees it, so that time and memory stay bounded whatever it holds.
+///
+/// libxml2 2.9's HTML parser compares every end tag with each open element and every attribute with the earlier
+/// ones of its tag, so deeply nested or attribute-stuffed input costs quadratic time. A quick scan that reads tags
+/// roughly as the parser does cuts the input where elements nest deeper than ``nestingLimit`` or a tag has more
+/// than ``attributeLimit`` attributes. Only hostile input comes near either.
+enum InputBounds {
+    /// The deepest nesting read; the input is cut at the start tag that would go deeper.
+    static let nestingLimit = 512
+    /// The most attributes in one tag; the input is cut at the tag that has more.
+    static let attributeLimit = 128
+
+    /// `html` as UTF-8, at most `maximumBytes` long, cut at a character boundary, without NUL and control
+    /// characters other than tab and line feed, with carriage returns turned into line feeds (as HTML parsers do)
+    /// and form feeds into spaces, then cut again by ``cut(_:)``.
+    static func prepare(_ html: String, maximumBytes: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(html.utf8.count, maximumBytes))
+        var previousWasCR = false
+        for scalar in html.unicodeScalars {
+            let value = scalar.value
+            if value == 0x0D {
+                previousWasCR = true
+                guard bytes.count < maximumBytes else { break }
+                bytes.append(0x0A)
+                continue
+            }
+            defer { previousWasCR = false }
+            if value == 0x0A, previousWasCR { continue }
+            if value == 0x0C {
+                // A space to HTML, an invalid character to libxml2.
+                guard bytes.count < maximumBytes else { break }
+                bytes.append(0x20)
+                continue
+            }
+            if value < 0x20, value != 0x09, value != 0x0A { continue }
+            if (0x7F...0x9F).contains(value) { continue }
+            let encoded = String(scalar).utf8
+            guard bytes.count + encoded.count <= maximumBytes else { break }
+            bytes.append(contentsOf: encoded)
+        }
+        return cut(bytes)
+    }
+
+    /// `bytes` up to the first tag that nests deeper than ``nestingLimit`` or has more than ``attributeLimit``
+    /// attributes.
+    static func cut(_ bytes: [UInt8]) -> [UInt8] {
+        // Open elements by a hash of their name, and how many of each are open: most end tags of hostile input
+        // match nothing, and the count says so without a search.
+        var open: [UInt64] = []
+        var openCounts: [UInt64: Int] = [:]
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard bytes[index] == 0x3C else {  // <
+                index += 1
+                continue
+            }
+            let tagStart = index
+            var cursor = index + 1
+            var isEnd = false
+            if cursor < count, bytes[cursor] == 0x2F {  // /
+                isEnd = true
+                cursor += 1
+            }
+            if cursor < count, bytes[cursor] == 0x21 {  // <!-- comments and declarations hold no tags
+                if count - cursor >= 3, bytes[cursor + 1] == 0x2D, bytes[cursor + 2] == 0x2D {
+                    index = find([0x2D, 0x2D, 0x3E], in: bytes, from: cursor + 3) ?? count
+                } else {
+                    index = find([0x3E], in: bytes, from: cursor) ?? count
+                }
+                continue
+            }
+            guard cursor < count, isLetter(bytes[cursor]) else {
+                index = cursor
+                continue
+            }
+            let nameStart = cursor
+            while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != 0x3E, bytes[cursor] != 0x2F {
+                cursor += 1
+            }
+            let name = hash(bytes[nameStart..<cursor])
+            var attributes = 0
+            var selfClosing = false
+            // Attributes, until `>`.
+            while cursor < count, bytes[cursor] != 0x3E {
+                if isSpace(bytes[cursor]) {
+                    cursor += 1
+                    continue
+                }
+                if bytes[cursor] == 0x2F {
+                    selfClosing = cursor + 1 < count && bytes[cursor + 1] == 0x3E
+                    cursor += 1
+                    continue
+                }
+                attributes += 1
+                if attributes > attributeLimit { return Array(bytes[..<tagStart]) }
+                while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != 0x3E, bytes[cursor] != 0x3D {
+                    cursor += 1
+                }
+                while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+                guard cursor < count, bytes[cursor] == 0x3D else { continue }  // =
+                cursor += 1
+                while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+                if cursor < count, bytes[cursor] == 0x22 || bytes[cursor] == 0x27 {
+                    cursor = (find([bytes[cursor]], in: bytes, from: cursor + 1) ?? count - 1) + 1
+                } else {
+                    while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != 0x3E { cursor += 1 }
+                }
+            }
+            index = cursor + 1
+            if isEnd {
+                if openCounts[name, default: 0] > 0, let match = open.lastIndex(of: name) {
+                    for closed in open[match...] { openCounts[closed, default: 1] -= 1 }
+                    open.removeSubrange(match...)
+                }
+            } else if !selfClosing, !voidNames.contains(name) {
+                open.append(name)
+                openCounts[name, default: 0] += 1
+                if open.count > nestingLimit { return Array(bytes[..<tagStart]) }
+            }
+        }
+        return bytes
+    }
+
+    // MARK: - Private
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    private static let voidNames = Set(HTMLPolicy.voidElements.map { hash(ArraySlice($0.utf8)) })
+
+    /// FNV-1a of the lower-cased name.
+    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)) &* 0x100_0000_01B3
+        }
+        return hash
+    }
+
+    /// The index just before the end of the first occurrence of `pattern` at or after `start`: the index of its
+    /// last byte, so that `+ 1` is past it.
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !pattern.isEmpty, start < bytes.count else { return nil }
+        var index = start
+        while index + pattern.count <= bytes.count {
+            if bytes[index] == pattern[0], bytes[index..<index + pattern.count].elementsEqual(pattern) {
+                return index + pattern.count - 1
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import HTMLSanitizer
+import Testing
+
+@testable import AdapterConformance
+
+@Suite struct HTMLSanitizerTests {
+    private let sanitizer = HTMLSanitizer()
+    private let base = URL(string: "https://example.org/posts/item.html")
+
+    private func clean(_ html: String, base: URL? = nil) -> String {
+        sanitizer.sanitize(html, baseURL: base)
+    }
+
+    // MARK: - Elements and attributes
+
+    @Test func keepsAllowedMarkupAsItIs() {
+        let html =
+            "<h2>Title</h2><p>Some <em>emphasis</em>, <strong>strong</strong>, <code>x &lt; y</code>.</p>"
+            + "<ul><li>one</li><li>two</li></ul><blockquote cite=\"https://q.example/\">quote</blockquote>"
+            + "<table><thead><tr><th scope=\"col\">h</th></tr></thead><tbody><tr><td colspan=\"2\">c</td></tr></tbody></table>"
+            + "<figure><img src=\"https://img.example/a.png\" alt=\"A\" width=\"10\" height=\"20\"><figcaption>cap</figcaption></figure>"
+            + "<dl><dt>t</dt><dd>d</dd></dl><hr><p><abbr title=\"HyperText\">HTML</abbr> <time datetime=\"2026-01-02\">then</time> <sub>1</sub><sup>2</sup></p>"
+        #expect(clean(html) == html)
+    }
+
+    @Test func dropsDangerousElementsWithTheirContent() {
+        for tag in [
+            "script", "style", "iframe", "object", "form", "noscript", "template", "svg", "math", "textarea", "select",
+            "button", "frameset",
+        ] {
+            #expect(clean("a<\(tag)>hidden <b>x</b></\(tag)>b") == "ab", "\(tag)")
+        }
+    }
+
+    @Test func unwrapsUnknownElementsKeepingTheirText() {
+        #expect(
+            clean("<font color=red>red <b>bold</b></font> <center>c</center> <blink>b</blink>") == "red <b>bold</b> c b"
+        )
+    }
+
+    @Test func dropsEventHandlersStyleClassAndUnknownAttributes() {
+        let output = clean(
+            "<p onclick=\"x()\" style=\"color:red\" class=\"c\" id=\"i\" data-x=\"1\" title=\"t\" lang=\"en-GB\" dir=\"RTL\">p</p>"
+        )
+        #expect(output == "<p title=\"t\" lang=\"en-GB\" dir=\"rtl\">p</p>")
+    }
+
+    @Test func checksTheFormOfAttributeValues() {
+        #expect(clean("<td colspan=\"2;x\" rowspan=\"3\">c</td>").contains("<td rowspan=\"3\">c</td>"))
+        #expect(
+            clean("<ol start=\"-2\" type=\"a\" reversed><li value=\"x\">i</li></ol>")
+                == "<ol start=\"-2\" type=\"a\" reversed=\"\"><li>i</li></ol>"
+        )
+        #expect(clean("<p lang=\"en us!\" dir=\"sideways\">x</p>") == "<p>x</p>")
+        #expect(
+            clean("<img src=\"https://i.example/a.png\" width=\"100%\" height=\"9999999\">")
+                == "<img src=\"https://i.example/a.png\">"
+        )
+    }
+
+    @Test func dropsImagesWithoutAUsableSource() {
+        #expect(
+            clean("a<img alt=\"x\">b<img src=\"javascript:alert(1)\">c<img src=\"data:image/png;base64,AAAA\">d")
+                == "abcd"
+        )
+    }
+
+    @Test func dropsImagesWhenTheOptionsSaySo() {
+        let noImages = HTMLSanitizer(options: .init(keepsImages: false))
+        #expect(noImages.sanitize("a<img src=\"https://i.example/a.png\">b", baseURL: nil) == "ab")
+    }
+
+    // MARK: - URLs
+
+    @Test func keepsOnlyHTTPHTTPSAndMailtoURLs() {
+        let kept = [
+            "http://a.example/", "https://a.example/x?y=1#z", "mailto:someone@example.org", "HTTPS://A.example/",
+        ]
+        for url in kept {
+            #expect(clean("<a href=\"\(url)\">x</a>").contains("href=\"\(url)\""), "\(url)")
+        }
+        let dropped = [
+            "javascript:alert(1)", "JAVASCRIPT:alert(1)", "vbscript:msgbox(1)", "data:text/html,<script>",
+            "java\tscript:alert(1)", "java&#x09;script:alert(1)", "java&#10;script:alert(1)",
+            "&#106;avascript:alert(1)",
+            "&#x6A;&#x61;vascript:alert(1)", " \u{1}javascript:alert(1)", "javascript&colon;alert(1)",
+            "java&Tab;script:alert(1)", "file:///etc/passwd", "ftp://a.example/", "tel:123", "http://", "https:",
+        ]
+        for url in dropped {
+            #expect(clean("<a href=\"\(url)\">x</a>") == "<a>x</a>", "\(url)")
+        }
+    }
+
+    @Test func resolvesRelativeURLsAgainstTheBase() {
+        #expect(
+            clean("<a href=\"../other.html?a=1&amp;b=2\">o</a>", base: base)
+                == "<a href=\"https://example.org/other.html?a=1&amp;b=2\" rel=\"noopener noreferrer\" target=\"_blank\">o</a>"
+        )
+        #expect(clean("<img src=\"pic.png\">", base: base) == "<img src=\"https://example.org/posts/pic.png\">")
+        #expect(clean("<img src=\"//cdn.example/p.png\">", base: base) == "<img src=\"https://cdn.example/p.png\">")
+        #expect(clean("<q cite=\"/source\">q</q>", base: base) == "<q cite=\"https://example.org/source\">q</q>")
+        #expect(
+            clean("<a href=\"#note\">n</a>", base: base).contains("href=\"https://example.org/posts/item.html#note\"")
+        )
+    }
+
+    @Test func keepsRelativeURLsWithoutAUsableBase() {
+        #expect(clean("<img src=\"pic.png\">") == "<img src=\"pic.png\">")
+        #expect(clean("<img src=\"pic.png\">", base: URL(string: "file:///tmp/feed.xml")) == "<img src=\"pic.png\">")
+    }
+
+    @Test func percentEncodesWhatAURLMayNotHold() {
+        #expect(
+            clean("<img src=\"https://i.example/a b\u{e9}.png\">") == "<img src=\"https://i.example/a%20b%C3%A9.png\">"
+        )
+    }
+
+    @Test func linksGetRelAndTarget() {
+        #expect(
+            clean("<a href=\"https://a.example/\" rel=\"opener\" target=\"_self\">a</a>")
+                == "<a href=\"https://a.example/\" rel=\"noopener noreferrer\" target=\"_blank\">a</a>"
+        )
+        #expect(clean("<a name=\"anchor\">a</a>") == "<a>a</a>")
+    }
+
+    // MARK: - Escaping and form
+
+    @Test func escapesTextAndAttributeValues() {
+        #expect(clean("1 < 2 & 3 > 2 \"q\" 'a'") == "1 &lt; 2 &amp; 3 &gt; 2 \"q\" 'a'")
+        #expect(clean("<p title='a\"b&lt;c&amp;d'>x</p>") == "<p title=\"a&quot;b&lt;c&amp;d\">x</p>")
+        #expect(clean("&amp;lt;script&amp;gt;") == "&amp;lt;script&amp;gt;")
+    }
+
+    @Test func dropsCommentsDoctypesAndProcessingInstructions() {
+        #expect(clean("<!DOCTYPE html><!-- c --><?php x ?><p>t</p>") == "<p>t</p>")
+    }
+
+    @Test func closesEveryElementInOrder() {
+        #expect(clean("<p><b>bold <i>both</p>after") == "<p><b>bold <i>both</i></b></p>after")
+        #expect(clean("<ul><li>one<li>two</ul>") == "<ul><li>one</li><li>two</li></ul>")
+    }
+
+    @Test func removesControlCharacters() {
+        #expect(clean("a\u{0}b\u{1}c\u{7F}d\u{85}e\r\nf") == "abcde\nf")
+    }
+
+    @Test func dropsControlCharactersThatReferencesDecodeTo() {
+        // Found by the fuzzer: `&#141` decodes to U+008D, which used to survive the first pass only.
+        let once = clean("a&#141;b&#x9F;c&#1;d")
+        #expect(once == "abcd")
+        #expect(clean(once) == once)
+    }
+
+    @Test func keepsAWholeDocumentsBodyOnly() {
+        let document = "<html><head><title>T</title><style>p{}</style></head><body><p>body</p></body></html>"
+        #expect(clean(document) == "<p>body</p>")
+    }
+
+    @Test func returnsEmptyForNothing() {
+        #expect(clean("") == "")
+        #expect(clean("   \n ") == "")
+        #expect(clean("<script>x</script>") == "")
+    }
+
+    // MARK: - Idempotency
+
+    @Test(arguments: [
+        "<p>x<div>y</div></p>", "<p><foo><ul><li>x</li></ul></foo></p>", "</body>after body", "<p>a</p></html><p>b",
+        "<pre>\n\ncode\n</pre>", "<table><tr><td>a<table><tr><td>b</td></tr></table></td></tr></table>",
+        "<li>x</li><dt>y</dt><td>z</td>", "<a href=x><a href=y>z</a></a>", "<h1><h2>x</h2></h1>",
+        "<b><p>cross</b>ed</p>", "text <br/> <hr/> text", "<table>stray<tr>text</tr></table>",
+        "<select><option>x</select>y", "<p>a<p>b<ul><li>c<p>d</ul>", "<dl><dd>a<dt>b<dd>c</dl>",
+        "<caption>c</caption><thead><tr><td>x", "<tr><td>cell</td></tr>", "&nbsp;&copy;&#x1F600;&bogus;",
+        "<img src=a.png><img src=\"b.png\" alt=\"&quot;\">", "<ruby>漢<rt>kan</rt></ruby>",
+    ])
+    func sanitizingTwiceChangesNothing(_ html: String) {
+        for baseURL in [base, nil] {
+            let once = clean(html, base: baseURL)
+            #expect(clean(once, base: baseURL) == once, "\(once)")
+            #expect(HTMLSafetyScanner.findings(in: once).isEmpty)
+        }
+    }
+
+    @Test func sanitizingTwiceChangesNothingForMixedMarkup() {
+        // A deterministic mix of tags, text and attributes: every output must be a fixed point.
+        let pieces = [
+            "<p>", "</p>", "<div>", "</div>", "<b>", "</b>", "<i>", "</i>", "<ul>", "<li>", "</ul>", "<table>", "<tr>",
+            "<td>", "</table>", "<a href=\"/x\">", "</a>", "<pre>", "</pre>", "<h3>", "</h3>", "<blockquote>", "<br>",
+            "<img src=y>", "<script>", "</script>", "<foo>", "</foo>", "<!--", "-->", "text", " ", "\n", "&amp;", "<",
+            ">", "\"", "<dl>", "<dt>", "<dd>", "<form>", "</form>", "<select>", "<option>", "</body>", "<html>",
+            "<caption>", "<thead>", "<tbody>", "<col>", "<colgroup>", "<figure>", "<figcaption>", "<q>", "</q>",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<300 {
+            var html = ""
+            for _ in 0..<20 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                html += pieces[Int((state >> 33) % UInt64(pieces.count))]
+            }
+            let once = clean(html, base: base)
+            #expect(clean(once, base: base) == once, "\(html) -> \(once)")
+            #expect(HTMLSafetyScanner.findings(in: once).isEmpty, "\(html)")
+        }
+    }
+
+    // MARK: - Bounds and threads
+
+    @Test func limitsNestingDepth() {
+        let deep = String(repeating: "<div>", count: 100_000) + "core" + String(repeating: "</div>", count: 100_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let output = clean(deep)
+        #expect(clock.now - start < .seconds(10))
+        let opened = output.components(separatedBy: "<div>").count - 1
+        #expect(opened <= HTMLSanitizer.Options().maximumDepth)
+        #expect(clean(output) == output)
+    }
+
+    @Test func unwrapsElementsDeeperThanTheMaximumDepth() {
+        let shallow = HTMLSanitizer(options: .init(maximumDepth: 2))
+        #expect(shallow.sanitize("<div><p><b>x</b></p></div>", baseURL: nil) == "<div><p>x</p></div>")
+    }
+
+    @Test func readsAtMostTheMaximumInputBytes() {
+        let small = HTMLSanitizer(options: .init(maximumInputBytes: 10))
+        #expect(small.sanitize("<b>é123456789</b>", baseURL: nil) == "<b>é12345</b>")
+        // A character that would not fit whole is left out.
+        let four = HTMLSanitizer(options: .init(maximumInputBytes: 4))
+        #expect(four.sanitize("ab€c", baseURL: nil) == "ab")
+        // An output longer than the limit (the end tag) is not cut again while it settles.
+        #expect(four.sanitize("<b>é</b>", baseURL: nil) == "<b></b>")
+        let big = String(repeating: "<p>paragraph</p>", count: 200_000)
+        #expect(sanitizer.sanitize(big, baseURL: nil).utf8.count <= HTMLSanitizer.Options().maximumInputBytes)
+    }
+
+    @Test func staysFastOnHostileShapes() {
+        let shapes = [
+            String(repeating: "<b>", count: 300) + String(repeating: "</x>", count: 200_000),
+            "<p " + (0..<100_000).map { "a\($0)" }.joined(separator: " ") + ">",
+            String(repeating: "<a href=\"", count: 100_000),
+            String(repeating: "<!--", count: 200_000),
+            String(repeating: "&#x6A;", count: 150_000),
+        ]
+        let clock = ContinuousClock()
+        for shape in shapes {
+            let start = clock.now
+            let output = clean(shape)
+            #expect(clock.now - start < .seconds(20))
+            #expect(HTMLSafetyScanner.findings(in: output).isEmpty)
+        }
+    }
+
+    @Test func isSafeToUseFromManyTasksAtOnce() async {
+        let inputs = (0..<64).map { "<p onclick=x>item \($0) <a href=\"/p/\($0)\">link</a><script>bad()</script></p>" }
+        let expected = inputs.map { sanitizer.sanitize($0, baseURL: base) }
+        let shared = sanitizer
+        let baseURL = base
+        let results = await withTaskGroup(of: (Int, String).self) { group in
+            for _ in 0..<8 {
+                for (index, input) in inputs.enumerated() {
+                    group.addTask { (index, shared.sanitize(input, baseURL: baseURL)) }
+                }
+            }
+            var results: [(Int, String)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        #expect(results.count == inputs.count * 8)
+        for (index, output) in results {
+            #expect(output == expected[index])
+        }
+    }
+
+    // MARK: - Plain text
+
+    @Test func extractsPlainText() {
+        let html =
+            "<h1>Title</h1><p>One  <b>two</b>\nthree<br>four</p><script>no()</script><ul><li>a</li><li>b</li></ul>"
+            + "<pre>  keep\n  this</pre><img src=\"x.png\" alt=\"picture\"> &amp; more"
+        #expect(
+            sanitizer.plainText(html) == "Title\n\nOne two three\nfour\n\na\n\nb\n\n  keep\n  this\npicture & more"
+        )
+    }
+}
