@@ -19,10 +19,19 @@ struct PushClient: Sendable {
     let reconnect: PushOptions.Reconnect
     let mode: SourceContext.Mode
     let logger: Logger
+    /// Where an earlier run stopped: the `seq` of its checkpoint, as saved. The first connection asks for the items
+    /// after it; a value that is not a `seq` is ignored with a warning.
+    var savedCursor: String?
+    /// Whether to send a ``SourceCheckpoint`` with the last accepted `seq` (under ``checkpointKey``) before the
+    /// terminal event of a one-shot run, after every item it covers.
+    var sendsCheckpoints = false
     /// Waits between attempts; replaced in tests to record the delays.
     var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// A number in `0...1` for the backoff's jitter.
     var jitter: @Sendable () -> Double = { Double.random(in: 0...1) }
+
+    /// The key of the last accepted `seq` in the source's checkpoint.
+    static let checkpointKey = "seq"
 
     /// How one connection ended.
     enum ConnectionEnd: Sendable, Equatable {
@@ -42,7 +51,17 @@ struct PushClient: Sendable {
     /// - Throws: `CancellationError` when cancelled.
     func run(into sink: EventSink) async throws {
         await sink.started()
-        let state = LockedValue(PushCursor())
+        var resumeAfter: Int64?
+        if let savedCursor {
+            if let seq = Int64(savedCursor), seq >= 0 {
+                resumeAfter = seq
+            } else {
+                await sink.warning(
+                    "ignored the saved push cursor \"\(savedCursor)\" (not a seq number); reading the server's backlog instead"
+                )
+            }
+        }
+        let state = LockedValue(PushCursor(lastSeq: resumeAfter))
         let clock = ContinuousClock()
         let deadline = mode == .oneShot ? clock.now + listen : nil
         var backoff = ReconnectBackoff(reconnect)
@@ -68,7 +87,13 @@ struct PushClient: Sendable {
             case .cancelled:
                 throw CancellationError()
             case .listenWindowClosed:
-                await finishOneShot(state: state, sink: sink, everConnected: everConnected, lastFailure: lastFailure)
+                await finishOneShot(
+                    state: state,
+                    startedAfter: resumeAfter,
+                    sink: sink,
+                    everConnected: everConnected,
+                    lastFailure: lastFailure
+                )
                 return
             case .idle:
                 await sink.warning(
@@ -83,6 +108,7 @@ struct PushClient: Sendable {
             }
 
             guard let delay = backoff.nextDelay(deliveredFrames: frames > 0, jitter: jitter()) else {
+                await sendCheckpoint(state: state, startedAfter: resumeAfter, sink: sink)
                 let detail = lastFailure ?? "the server closed every connection without sending a frame"
                 await sink.failed(
                     SourceError(
@@ -98,7 +124,13 @@ struct PushClient: Sendable {
             }
             if let deadline, clock.now + delay >= deadline {
                 try await sleep(max(.zero, deadline - clock.now))
-                await finishOneShot(state: state, sink: sink, everConnected: everConnected, lastFailure: lastFailure)
+                await finishOneShot(
+                    state: state,
+                    startedAfter: resumeAfter,
+                    sink: sink,
+                    everConnected: everConnected,
+                    lastFailure: lastFailure
+                )
                 return
             }
             try await sleep(delay)
@@ -111,10 +143,12 @@ struct PushClient: Sendable {
     /// delivered a frame.
     private func finishOneShot(
         state: LockedValue<PushCursor>,
+        startedAfter: Int64?,
         sink: EventSink,
         everConnected: Bool,
         lastFailure: String?
     ) async {
+        await sendCheckpoint(state: state, startedAfter: startedAfter, sink: sink)
         if !everConnected {
             await sink.failed(
                 SourceError(
@@ -134,6 +168,13 @@ struct PushClient: Sendable {
             )
         }
         await sink.finished()
+    }
+
+    /// Sends the last accepted `seq` as the source's checkpoint, when this client sends checkpoints and the cursor
+    /// moved past where the run started. Called after every item was handed to the sink.
+    private func sendCheckpoint(state: LockedValue<PushCursor>, startedAfter: Int64?, sink: EventSink) async {
+        guard sendsCheckpoints, let seq = state.withLock(\.lastSeq), seq != startedAfter else { return }
+        await sink.checkpoint(SourceCheckpoint([Self.checkpointKey: String(seq)]))
     }
 
     /// One connection raced against the watchdog.

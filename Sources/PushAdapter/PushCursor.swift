@@ -26,6 +26,11 @@ struct PushCursor: Sendable {
     private var readyOnConnection = false
     private var pending: [FeedItem] = []
 
+    /// Creates a cursor, resuming after `lastSeq` (a checkpoint of an earlier run) when given.
+    init(lastSeq: Int64? = nil) {
+        self.lastSeq = lastSeq
+    }
+
     /// Starts counting a new connection; items of the backlog are batched again until its `ready`.
     mutating func connectionStarted() {
         framesOnConnection = 0

@@ -13,7 +13,31 @@ import NIOCore
 /// items; a client with `after=SEQ` is sent every item after `SEQ`. Then `ready`, then new items at `rate` per
 /// second and a heartbeat whenever nothing else went out for `heartbeatInterval`. Faults are injected per
 /// connection as configured (``PushSimulatorConfiguration``). Tests start it in-process on port 0.
+///
+/// Every connection reads as well as writes. Reading is what answers the client's pings and its close frame
+/// (hummingbird-websocket's inbound iterator does both), so a client that leaves is noticed at once, even while the
+/// simulator has nothing to send.
 public struct PushSimulatorServer: Sendable {
+    /// Something that happened on a WebSocket connection, for tests and logs.
+    public enum ConnectionEvent: Sendable, Hashable {
+        /// A client connected, resuming after `after` when it gave one.
+        case opened(after: Int64?)
+        /// A malformed frame, an injected fault (`garbageEvery`), went out.
+        case garbageSent
+        /// The connection ended.
+        case closed(ConnectionEnd)
+    }
+
+    /// Why a connection ended.
+    public enum ConnectionEnd: Sendable, Hashable {
+        /// The simulator dropped it, an injected fault (`dropEvery`): a close frame, then the socket closes.
+        case dropped
+        /// The client left: it sent a close frame, or its connection went away.
+        case clientLeft
+        /// The server stopped.
+        case serverStopped
+    }
+
     /// What the server serves.
     public let configuration: PushSimulatorConfiguration
     /// The address to listen on.
@@ -22,6 +46,7 @@ public struct PushSimulatorServer: Sendable {
     public let port: Int
     private let logger: Logger
     private let onConnection: @Sendable (_ after: Int64?) -> Void
+    private let onEvent: @Sendable (ConnectionEvent) -> Void
 
     /// Creates a server; nothing listens until ``run(onListening:)``.
     /// - Parameters:
@@ -30,18 +55,21 @@ public struct PushSimulatorServer: Sendable {
     ///   - port: the port; 0 picks a free one.
     ///   - logger: where the server logs.
     ///   - onConnection: called for every accepted WebSocket connection with its `after=` value.
+    ///   - onEvent: called for everything that happens on a connection: opened, garbage sent, closed and why.
     public init(
         configuration: PushSimulatorConfiguration,
         host: String = "127.0.0.1",
         port: Int = 0,
         logger: Logger = Logger(label: "tributary.simulate", factory: { _ in SwiftLogNoOpLogHandler() }),
-        onConnection: @escaping @Sendable (_ after: Int64?) -> Void = { _ in }
+        onConnection: @escaping @Sendable (_ after: Int64?) -> Void = { _ in },
+        onEvent: @escaping @Sendable (ConnectionEvent) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.host = host
         self.port = port
         self.logger = logger
         self.onConnection = onConnection
+        self.onEvent = onEvent
     }
 
     /// Serves until the task is cancelled.
@@ -53,6 +81,7 @@ public struct PushSimulatorServer: Sendable {
         }
         let timeline = PushSimulatorTimeline(configuration: configuration)
         let onConnection = onConnection
+        let onEvent = onEvent
         let router = Router()
         router.get("/") { _, _ in "Tributary push simulator: connect a WebSocket client to /feed\n" }
         let requestedPort = port
@@ -63,14 +92,17 @@ public struct PushSimulatorServer: Sendable {
                 guard path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/feed"
                 else { return .dontUpgrade }
                 let after = PushURL.after(in: path)
-                return .upgrade([:]) { _, outbound, _ in
+                return .upgrade([:]) { inbound, outbound, _ in
                     onConnection(after)
-                    // Only the timeline writes; the inbound side is left to hummingbird-websocket, which answers
-                    // pings and the close handshake. A client that goes away shows as a failed write, or, while
-                    // the simulator is silent, as the server's shutdown cancelling this task.
-                    _ = try await timeline.serve(after: after) { frame in
-                        try await outbound.write(.text(frame))
-                    }
+                    onEvent(.opened(after: after))
+                    let end = await Self.serve(
+                        timeline: timeline,
+                        after: after,
+                        inbound: inbound,
+                        outbound: outbound,
+                        onGarbage: { onEvent(.garbageSent) }
+                    )
+                    onEvent(.closed(end))
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
@@ -80,6 +112,43 @@ public struct PushSimulatorServer: Sendable {
             logger: logger
         )
         try await app.run()
+    }
+
+    /// Serves one connection: the timeline writes while the inbound side is read, until either ends.
+    ///
+    /// The reader does what reading a hummingbird-websocket inbound stream does: it answers pings with pongs and a
+    /// close frame with a close frame, and ends when the client has closed or its connection has gone. Clients
+    /// send nothing else in this protocol; a data message is read and ignored. When the reader ends, the writer is
+    /// cancelled. When the writer ends (a `dropEvery` fault, or a failed write), the reader is cancelled and the
+    /// handler returns, and hummingbird-websocket sends the close frame and closes the socket.
+    private static func serve(
+        timeline: PushSimulatorTimeline,
+        after: Int64?,
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter,
+        onGarbage: @escaping @Sendable () -> Void
+    ) async -> ConnectionEnd {
+        await withTaskGroup(of: ConnectionEnd.self) { group in
+            group.addTask {
+                do {
+                    _ = try await timeline.serve(after: after, onGarbage: onGarbage) { frame in
+                        try await outbound.write(.text(frame))
+                    }
+                    return .dropped
+                } catch {
+                    return .clientLeft
+                }
+            }
+            group.addTask {
+                do {
+                    for try await _ in inbound.messages(maxSize: 1 << 16) {}
+                } catch {}
+                return .clientLeft
+            }
+            let first = await group.next() ?? .serverStopped
+            group.cancelAll()
+            return Task.isCancelled ? .serverStopped : first
+        }
     }
 }
 

@@ -48,11 +48,16 @@ struct PushSimulatorTimeline: Sendable {
     /// Serves one connection until it is dropped (a fault) or the task is cancelled.
     /// - Parameters:
     ///   - after: the client's resume point, or `nil` for a new client.
+    ///   - onGarbage: called after each malformed frame (an injected fault) went out.
     ///   - send: writes one text frame to the client.
     /// - Returns: how the connection ended.
     /// - Throws: what `send` throws, or `CancellationError`.
-    func serve(after: Int64?, send: (String) async throws -> Void) async throws -> Ending {
-        var connection = Connection(configuration: configuration)
+    func serve(
+        after: Int64?,
+        onGarbage: @escaping @Sendable () -> Void = {},
+        send: (String) async throws -> Void
+    ) async throws -> Ending {
+        var connection = Connection(configuration: configuration, onGarbage: onGarbage)
         let now = clock.now
         let latest = latestSeq(at: now)
         var next = (after.map { $0 + 1 } ?? latest - Int64(configuration.backlog) + 1)
@@ -98,6 +103,7 @@ struct PushSimulatorTimeline: Sendable {
     /// One connection's frame counter and fault injection.
     private struct Connection {
         let configuration: PushSimulatorConfiguration
+        let onGarbage: @Sendable () -> Void
         var frames = 0
         var garbageSent = 0
 
@@ -113,6 +119,7 @@ struct PushSimulatorTimeline: Sendable {
                 if let garbageEvery = configuration.garbageEvery, (frames + 1) % garbageEvery == 0 {
                     try await send(Self.garbage(garbageSent))
                     garbageSent += 1
+                    onGarbage()
                 } else {
                     try await send(frame)
                     frames += 1

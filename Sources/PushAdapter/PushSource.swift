@@ -16,6 +16,12 @@ public import TributaryCore
 /// `listen` of the start, then finishes; without a `ready` it still finishes then, with a warning, and if no
 /// connection delivered anything it fails with the last connection error. In live mode (`watch`) it runs until
 /// cancelled, or until `reconnect.maxAttempts` consecutive attempts delivered nothing.
+///
+/// Across one-shot runs a `url` source keeps its cursor: it ends the run with a checkpoint `{"seq": "N"}` (sent after
+/// every item it covers) and starts the next run from ``SourceContext/savedState`` with `after=N`, so each digest
+/// gets the items that are new since the last one. The host hands a checkpoint back only with a persistent store
+/// (whose items the digest then still holds); without one `savedState` is empty and every run reads the backlog.
+/// A simulated source keeps no cursor (its timeline starts again every run), and `watch` keeps its cursor in memory.
 public struct PushSource: Source {
     public typealias Options = PushOptions
 
@@ -170,7 +176,11 @@ public struct PushSource: Source {
             )
             url = options.url ?? ""
         }
-        let client = PushClient(
+        // A push cursor across runs (one-shot, a real server only: the in-process simulator starts a new timeline
+        // every run, so its numbers mean nothing to the next one). The store hands back the last checkpoint only
+        // when it is persistent; otherwise savedState is empty and the run starts from the server's backlog.
+        let carriesCursor = context.mode == .oneShot && options.simulate == nil
+        var client = PushClient(
             sourceID: id,
             url: url,
             transport: transport,
@@ -181,6 +191,8 @@ public struct PushSource: Source {
             mode: context.mode,
             logger: logger
         )
+        client.savedCursor = carriesCursor ? context.savedState[PushClient.checkpointKey] : nil
+        client.sendsCheckpoints = carriesCursor
         try await client.run(into: sink)
     }
 

@@ -10,9 +10,14 @@ struct WebSocketPushTransport: PushTransport {
     /// enforced, with a warning, at ``PushFrame/decode(_:maxSize:)``, well below this).
     let hardLimit: Int
     let logger: Logger
+    /// Pings the server this often and closes the connection when a pong does not come back in time (`nil`: no
+    /// pings; the protocol's heartbeats are how the client notices a dead server). Tests use it to check that the
+    /// simulator answers pings.
+    let autoPing: Duration?
 
-    init(headers: HTTPFields, maxMessageSize: Int, logger: Logger) {
+    init(headers: HTTPFields = HTTPFields(), maxMessageSize: Int, logger: Logger, autoPing: Duration? = nil) {
         self.headers = headers
+        self.autoPing = autoPing
         let (scaled, overflow) = maxMessageSize.multipliedReportingOverflow(by: 4)
         self.hardLimit = overflow ? Int.max / 2 : max(scaled, 1 << 16)
         self.logger = logger
@@ -22,7 +27,8 @@ struct WebSocketPushTransport: PushTransport {
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: min(hardLimit, Int(UInt32.max >> 1)),
             additionalHeaders: headers,
-            closeTimeout: .seconds(1)
+            closeTimeout: .seconds(1),
+            autoPing: autoPing.map { .enabled(timePeriod: $0) } ?? .disabled
         )
         let limit = hardLimit
         try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, _, _ in

@@ -8,9 +8,15 @@ import TributaryCore
 func withSimulator<T: Sendable>(
     _ configuration: PushSimulatorConfiguration,
     onConnection: @escaping @Sendable (Int64?) -> Void = { _ in },
+    onEvent: @escaping @Sendable (PushSimulatorServer.ConnectionEvent) -> Void = { _ in },
     _ body: @Sendable (_ port: Int) async throws -> T
 ) async throws -> T {
-    let server = PushSimulatorServer(configuration: configuration, port: 0, onConnection: onConnection)
+    let server = PushSimulatorServer(
+        configuration: configuration,
+        port: 0,
+        onConnection: onConnection,
+        onEvent: onEvent
+    )
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
