@@ -11,6 +11,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
         "RSS",
         [
             "FeedParser",
+            "HTMLSanitizer",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -111,7 +112,7 @@ let package = Package(
             resources: [.copy("Templates")]
         ),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "TributaryCore"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "HTMLSanitizer", "TributaryCore"]),
         // Untrusted HTML from feeds made safe for `content_html` (libxml2's HTML parser and an allowlist).
         .target(name: "HTMLSanitizer", dependencies: ["CLibXML2"]),
         .target(
@@ -142,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedParserTests",
-            dependencies: ["FeedParser", "TributaryCore"],
+            dependencies: ["FeedParser", "HTMLSanitizer", "TributaryCore"],
             resources: [.copy("Fixtures"), .copy("Corpus")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTMLSanitizer
 public import TributaryCore
 
 /// How a ``StreamingFeedParser`` reads one document: where relative links point, which source the items belong
@@ -22,6 +23,10 @@ public struct FeedParserOptions: Sendable {
     /// The deepest element nesting that is looked at (default 256, libxml2's own limit); deeper elements are
     /// skipped with a warning.
     public var maxDepth: Int
+    /// What makes `content_html` safe (SRC-7); relative URLs in it were resolved against the `xml:base` chain and
+    /// ``baseURL`` before. `nil` leaves the HTML as the feed wrote it, for a caller that reads it first (the
+    /// `google-news` adapter takes related coverage out of it) and sanitizes afterwards.
+    public var sanitizer: HTMLSanitizer?
 
     /// Creates options; only the source id is required.
     public init(
@@ -30,7 +35,8 @@ public struct FeedParserOptions: Sendable {
         httpCharset: String? = nil,
         encodingOverride: String? = nil,
         maxTextBytes: Int = 16 << 20,
-        maxDepth: Int = 256
+        maxDepth: Int = 256,
+        sanitizer: HTMLSanitizer? = HTMLSanitizer()
     ) {
         self.baseURL = baseURL
         self.sourceID = sourceID
@@ -38,5 +44,6 @@ public struct FeedParserOptions: Sendable {
         self.encodingOverride = encodingOverride
         self.maxTextBytes = maxTextBytes
         self.maxDepth = maxDepth
+        self.sanitizer = sanitizer
     }
 }

@@ -308,7 +308,9 @@ final class FeedSAXHandler {
             if depth == itemDepth, inItem {
                 var finished = ItemBuilder()
                 swap(&finished, &item)
-                completed.append(finished.build(sourceID: options.sourceID))
+                completed.append(
+                    finished.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
+                )
                 inItem = false
                 itemDepth = -1
             }
@@ -342,7 +344,9 @@ final class FeedSAXHandler {
             }
         }
         if inItem {
-            completed.append(item.build(sourceID: options.sourceID))
+            completed.append(
+                item.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
+            )
             warn("the input ended inside an item; the partial item was kept")
         }
         inItem = false
@@ -766,7 +770,9 @@ final class FeedSAXHandler {
         switch kind {
         case .item, .atomEntry:
             // The previous item was never closed (broken markup): keep it and start the next one.
-            completed.append(item.build(sourceID: options.sourceID))
+            completed.append(
+                item.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
+            )
             warn("an item was not closed before the next one started")
             item = ItemBuilder()
             itemDepth = depth

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLSanitizer
 import TributaryCore
 
 /// The raw fields of one RSS item or Atom entry, collected while its element is open and turned into a
@@ -36,8 +37,9 @@ struct ItemBuilder {
             ? String(decoding: FeedText.decodeEntities(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Builds the normalised item; `sourceID` is stamped on it.
-    func build(sourceID: SourceID) -> FeedItem {
+    /// Builds the normalised item; `sourceID` is stamped on it, and `content_html` goes through `sanitizer` (when
+    /// there is one), any URL still relative resolved against `baseURL` (the feed's URL).
+    func build(sourceID: SourceID, sanitizer: HTMLSanitizer?, baseURL: URL?) -> FeedItem {
         let url = alternateLink ?? link ?? firstAtomLink ?? permaLinkGUID
         var item = FeedItem(id: "", url: url, title: title)
         if let contentEncoded {
@@ -49,6 +51,9 @@ struct ItemBuilder {
             item.contentHTML = atomContentHTML
         } else if let description {
             item.contentHTML = description
+        }
+        if let sanitizer, let html = item.contentHTML {
+            item.contentHTML = sanitizer.sanitize(html, baseURL: baseURL)
         }
         if let atomContentText { item.contentText = atomContentText }
         if let summary {

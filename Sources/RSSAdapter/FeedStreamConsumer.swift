@@ -1,5 +1,6 @@
 import FeedParser
 import Foundation
+import HTMLSanitizer
 import TributaryCore
 
 /// Feeds body chunks into one ``StreamingFeedParser`` and sends the items and warnings each chunk completes.
@@ -12,6 +13,8 @@ final class FeedStreamConsumer {
     private let sourceID: SourceID
     private let location: String
     private let maxBytes: Int
+    private let baseURL: URL?
+    private let sanitizer = HTMLSanitizer()
     private(set) var itemCount = 0
     private(set) var byteCount = 0
 
@@ -35,8 +38,11 @@ final class FeedStreamConsumer {
             baseURL: baseURL,
             sourceID: sourceID,
             httpCharset: httpCharset,
-            encodingOverride: settings.encodingOverride
+            encodingOverride: settings.encodingOverride,
+            // Sanitized after `shape`, which may read the feed's own markup (google-news's related coverage).
+            sanitizer: nil
         )
+        self.baseURL = baseURL
         do {
             parser = try StreamingFeedParser(options: options)
         } catch let error as FeedParseError {
@@ -66,7 +72,7 @@ final class FeedStreamConsumer {
         for warning in parser.takeWarnings() {
             await sink.send(.warning(warning))
         }
-        let shaped = items.compactMap(shape)
+        let shaped = items.compactMap(shape).map(sanitized)
         itemCount += shaped.count
         await sink.items(shaped)
     }
@@ -84,6 +90,15 @@ final class FeedStreamConsumer {
     }
 
     // MARK: - Private
+
+    /// The item with its `content_html` made safe (SRC-7), as the parser would have made it (the parser resolved
+    /// relative URLs against the `xml:base` chain and the feed's URL already).
+    private func sanitized(_ item: FeedItem) -> FeedItem {
+        guard let html = item.contentHTML else { return item }
+        var item = item
+        item.contentHTML = sanitizer.sanitize(html, baseURL: baseURL)
+        return item
+    }
 
     private func sourceError(_ error: FeedParseError) -> SourceError {
         switch error.reason {

@@ -16,8 +16,10 @@ enum FixtureSupport {
 
     static let feedURL = URL(string: "https://feeds.example.com/path/feed.xml")
 
+    /// The fixtures check what the parser reads, so `content_html` is kept as the feed wrote it (decoded, not
+    /// sanitized); ContentSanitizingTests checks the default, which sanitizes.
     static func options(httpCharset: String? = nil) -> FeedParserOptions {
-        FeedParserOptions(baseURL: feedURL, sourceID: "test-source", httpCharset: httpCharset)
+        FeedParserOptions(baseURL: feedURL, sourceID: "test-source", httpCharset: httpCharset, sanitizer: nil)
     }
 
     /// Parses `bytes` fed in the given chunk sizes (the last size repeats).
