@@ -19,6 +19,16 @@ struct DigestCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
+    @OptionGroup var state: StateOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Only items first seen after this: last (the previous digest), a duration (48h, 7d) or an RFC 3339 date.",
+            valueName: "last|duration|date"
+        )
+    )
+    var since: SinceOption?
+
     @Option(name: [.short, .long], help: "Where to write the digest; - for standard output.")
     var output: String?
 
@@ -37,7 +47,10 @@ struct DigestCommand: AsyncParsableCommand {
             configuration: configuration,
             registry: registry,
             logger: options.makeLogger(),
-            now: RunClock.now()
+            now: RunClock.now(),
+            storeURL: state.storeURL(for: configuration),
+            lockTimeout: state.lockTimeout,
+            since: since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
 

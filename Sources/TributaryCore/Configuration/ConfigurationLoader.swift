@@ -10,7 +10,7 @@ public enum ConfigurationLoader {
     /// The top-level keys of feeds.json version 1.
     public static let topLevelKeys: [String] = [
         "$schema", "version", "title", "timeZone", "maxAge", "maxItemsPerSource", "include", "exclude", "output",
-        "allowPathsOutside", "sources",
+        "allowPathsOutside", "state", "retention", "sources",
     ]
 
     /// Reads and validates a feeds.json file.
@@ -135,6 +135,23 @@ private struct Reader {
                         configuration.output = output
                     }
                 }
+            case "state":
+                if let state = string(value, key: key) {
+                    if state.isEmpty {
+                        fail(
+                            value.position,
+                            key: key,
+                            reason: .invalidValue(
+                                "\"\"",
+                                expected: "write a file path such as \".tributary/state.sqlite\""
+                            )
+                        )
+                    } else {
+                        configuration.state = state
+                    }
+                }
+            case "retention":
+                if let retention = duration(value, key: key) { configuration.retention = retention }
             case "allowPathsOutside":
                 if case .bool(let flag) = value.value {
                     configuration.allowPathsOutside = flag
