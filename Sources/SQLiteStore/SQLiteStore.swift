@@ -354,8 +354,10 @@ public actor SQLiteStore: ItemStore {
 
     /// Refuses a file written by a newer version, reading it without changing anything.
     private static func checkVersion(of path: String, busyTimeout: Duration) throws {
+        // Not `readonly`: a read-only connection to a WAL file leaves `-wal` and `-shm` files behind. A writable
+        // connection that SQLite forbids to write (`query_only`) removes them when it closes, as the last one.
         var configuration = Configuration()
-        configuration.readonly = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         configuration.busyMode = .timeout(seconds(busyTimeout))
         do {
             let database = try DatabaseQueue(path: path, configuration: configuration)

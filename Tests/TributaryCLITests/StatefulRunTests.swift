@@ -15,7 +15,7 @@ import TributaryCore
     final class Setup {
         let workspace: Workspace
         let configuration: FeedsConfiguration
-        let registry = SourceRegistry(TributaryMain.sources + [CountingSource.self as any Source.Type])
+        let registry = SourceRegistry(TributaryMain.sources + [RunCountingSource.self as any Source.Type])
 
         init(_ sources: [String], extra: String = "") throws {
             workspace = try Workspace()
@@ -119,8 +119,8 @@ import TributaryCore
 
     @Test func checkpointsReachTheSourcesOfTheNextRun() async throws {
         let workspace = try Workspace()
-        try workspace.write("feeds.json", #"{ "sources": [ { "id": "counter", "kind": "counting" } ] }"#)
-        let registry = SourceRegistry(TributaryMain.sources + [CountingSource.self as any Source.Type])
+        try workspace.write("feeds.json", #"{ "sources": [ { "id": "counter", "kind": "run-counting" } ] }"#)
+        let registry = SourceRegistry(TributaryMain.sources + [RunCountingSource.self as any Source.Type])
         let configuration = try ConfigurationLoader.load(
             contentsOf: workspace.url.appendingPathComponent("feeds.json"),
             registry: registry
@@ -157,9 +157,9 @@ import TributaryCore
 }
 
 /// A source that counts its runs through its checkpoint: it delivers one item `count N` and saves `N + 1`.
-struct CountingSource: Source {
+struct RunCountingSource: Source {
     struct Options: Decodable, Sendable {}
-    static let kind = "counting"
+    static let kind = "run-counting"
     static let documentation = SourceDocumentation(summary: "Counts its runs.", options: [], example: "{}")
 
     let id: SourceID
