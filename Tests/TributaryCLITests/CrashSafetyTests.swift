@@ -11,8 +11,8 @@ import Darwin
 /// Kills `tributary digest` with SIGKILL at random moments while it writes to the state store, then checks that
 /// the store opens, passes `PRAGMA integrity_check`, and that a new run succeeds.
 @Suite(.serialized) struct CrashSafetyTests {
-    static let sourceCount = 6
-    static let itemsPerSource = 1500
+    static let sourceCount = 4
+    static let itemsPerSource = 1000
 
     /// Writes `<id>.json` with `itemsPerSource` items whose ids carry `generation`, so every run inserts.
     static func writeFeed(_ id: String, generation: Int, in workspace: Workspace) throws {
