@@ -11,6 +11,9 @@ struct DigestCommand: AsyncParsableCommand {
             The file is written atomically (a temporary file renamed into place), so a reader never sees half a
             digest. Without -o it goes to feeds.json's "output", or else to digest.<format> beside feeds.json.
             A failing source does not stop the others: the digest is still written and names it.
+            What was seen is kept in .tributary/state.sqlite beside feeds.json (feeds.json's "state", --state PATH,
+            or --no-state to keep nothing): items first seen after the previous digest are marked new, and
+            --since last shows only those.
 
             Exit codes: 0 all sources succeeded; 1 the digest was written but a source failed; 2 bad usage or
             invalid configuration (nothing fetched, nothing written).
