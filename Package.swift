@@ -78,6 +78,7 @@ let package = Package(
         // For Fuzz/ (the JSON Feed reader's fuzz target).
         .library(name: "JSONFileAdapter", targets: ["JSONFileAdapter"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -96,6 +97,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // The HTML digest is drawn through a Mustache template: the built-in one, or the user's (`--template`).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The persistent item store (SQLite): migrations, WAL, transactions.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -121,6 +124,7 @@ let package = Package(
                 "TributaryCore",
                 "Renderers",
                 "FeedParser",
+                "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -128,6 +132,8 @@ let package = Package(
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
         .target(name: "AdapterConformance", dependencies: ["TributaryCore"]),
+        // The default ItemStore of digest, summary and watch: `.tributary/state.sqlite` beside feeds.json.
+        .target(name: "SQLiteStore", dependencies: ["TributaryCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // `scripts/bench-push.sh`: items per second and latency of the push path (a benchmark, not a test).
         .executableTarget(name: "PushBenchmark", dependencies: ["PushAdapter", "TributaryCore"]),
 
@@ -149,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
-                "TributaryCLI", "TributaryCore", "tributary",
+                "TributaryCLI", "TributaryCore", "tributary", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Fixtures")]
@@ -160,6 +166,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),
+        .testTarget(
+            name: "SQLiteStoreTests",
+            dependencies: ["SQLiteStore", "TributaryCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .plugin(
             name: "DigestPlugin",
             capability: .command(

@@ -1,13 +1,28 @@
+import ArgumentParser
 import Foundation
 import Logging
+import SQLiteStore
 import TributaryCore
 
 /// One fetch of every enabled source through the pipeline, as `digest` and `summary` do it.
+///
+/// With a state store (the default) the run takes the store's run lock, hands every source its saved checkpoint,
+/// skips sources that are backing off (serving their stored items instead), records each source's outcome and the
+/// digest's time, and prunes items older than feeds.json's `retention`. Without one (`--no-state`) everything lives
+/// in memory for this run only.
 struct AggregationRun {
     var configuration: FeedsConfiguration
     var registry: SourceRegistry
     var logger: Logger
     var now: @Sendable () -> Date = { Date() }
+    /// The state store's file; `nil` keeps everything in memory.
+    var storeURL: URL?
+    /// How long to wait for another run that holds the store.
+    var lockTimeout: Duration = .seconds(60)
+    /// Limits the digest to items first seen after this point.
+    var since: SinceOption?
+    /// How failing sources back off across runs.
+    var retryPolicy = RetryPolicy()
 
     /// What a run produced: the pipeline's result and the digest built from it.
     struct Outcome {
@@ -19,16 +34,48 @@ struct AggregationRun {
     }
 
     /// Makes every enabled source (no I/O, by rule SRC-1), runs them, and builds the digest.
-    /// - Throws: ``CLIExit/usage`` after printing the problem, if a source cannot be constructed.
+    /// - Throws: ``CLIExit/usage`` after printing the problem, if a source cannot be constructed or the state store
+    ///   cannot be opened; `ExitCode.failure` after printing it, if the store fails during the run.
     func run(progress: ProgressReporter) async throws -> Outcome {
+        let persistent = try await openStore()
+        do {
+            let outcome = try await run(progress: progress, persistent: persistent)
+            try await persistent?.close()
+            return outcome
+        } catch let error as SQLiteStoreError {
+            StandardError.write("tributary: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    // MARK: - Private
+
+    private func openStore() async throws -> SQLiteStore? {
+        guard let storeURL else { return nil }
+        do {
+            return try await SQLiteStore.open(at: storeURL, runLockTimeout: lockTimeout)
+        } catch let error as SQLiteStoreError {
+            StandardError.write("tributary: \(error)")
+            throw CLIExit.usage
+        }
+    }
+
+    private func run(progress: ProgressReporter, persistent: SQLiteStore?) async throws -> Outcome {
+        let store: any ItemStore = persistent.map { $0 as any ItemStore } ?? InMemoryItemStore()
+        let startedAt = now()
+        let savedStates = try await persistent?.checkpoints() ?? [:]
+        let backingOff = try await backingOffSources(in: persistent, at: startedAt)
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,
             logger: logger,
             mode: .oneShot,
-            now: now
+            now: now,
+            savedStates: savedStates,
+            pipelineSource: { source, entry in
+                PipelineSource(source: backingOff[entry.id].map { $0 as any Source } ?? source, configuration: entry)
+            }
         )
-        let store: any ItemStore = InMemoryItemStore()
         let previousDigestAt = try await store.lastDigestDate()
         let pipeline = Pipeline(
             sources: sources,
@@ -40,13 +87,79 @@ struct AggregationRun {
         let result = try await pipeline.run { event in await progress.handle(event) }
         await progress.end()
         let generatedAt = now()
+
+        var health: [SourceID: DigestBuilder.Health] = [:]
+        if let persistent {
+            for status in result.statuses {
+                let outcome = Self.outcome(of: status, skipped: backingOff[status.sourceID] != nil)
+                let record = try await persistent.recordOutcome(
+                    outcome,
+                    for: status.sourceID,
+                    at: generatedAt,
+                    policy: retryPolicy
+                )
+                health[status.sourceID] = DigestBuilder.Health(
+                    consecutiveFailures: record.consecutiveFailures,
+                    lastSuccess: record.lastSuccess,
+                    nextRetry: record.nextRetry
+                )
+            }
+        }
         try await store.recordDigest(at: generatedAt)
+        if let persistent {
+            try await persistent.prune(
+                notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention))
+            )
+        }
+
+        var items = result.items
+        if let cutoff = since?.cutoff(now: generatedAt, previousDigestAt: previousDigestAt) {
+            items = items.filter { item in (item.tributary?.firstSeen).map { $0 > cutoff } ?? true }
+        }
         let digest = DigestBuilder(
             title: configuration.title,
             timeZone: configuration.timeZone,
             generatedAt: generatedAt,
-            previousDigestAt: previousDigestAt
-        ).build(items: result.items, statuses: result.statuses)
+            previousDigestAt: previousDigestAt,
+            health: health
+        ).build(items: items, statuses: result.statuses)
         return Outcome(result: result, digest: digest)
+    }
+
+    /// Stand-ins for the sources that are backing off at `date`, each with its current stored items.
+    private func backingOffSources(in persistent: SQLiteStore?, at date: Date) async throws -> [SourceID: BackoffSource]
+    {
+        guard let persistent else { return [:] }
+        var result: [SourceID: BackoffSource] = [:]
+        for (id, health) in try await persistent.allHealth() where health.isBackingOff(at: date) {
+            let items = try await persistent.currentItems(from: id).map(\.item)
+            let runs = health.consecutiveFailures
+            var reason = "not fetched: backing off after \(runs) failed run\(runs == 1 ? "" : "s")"
+            if let lastError = health.lastError { reason += " (last: \(lastError))" }
+            result[id] = BackoffSource(id: id, items: items, reason: reason)
+        }
+        return result
+    }
+
+    /// How a source's final status counts for its health.
+    private static func outcome(of status: SourceStatus, skipped: Bool) -> SourceHealth.Outcome {
+        if skipped { return .skipped }
+        switch status.state {
+        case .succeeded:
+            return .succeeded
+        case .notModified:
+            return .notModified
+        case .failed(let error):
+            var retryAfter: Duration?
+            if case .throttled(_, _, let wait) = error.reason { retryAfter = wait }
+            return .failed(reason: Normaliser.collapseWhitespace(error.reasonDescription), retryAfter: retryAfter)
+        case .pending, .running:
+            return .failed(reason: "did not finish", retryAfter: nil)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -12,6 +12,9 @@ struct DigestCommand: AsyncParsableCommand {
             The file is written atomically (a temporary file renamed into place), so a reader never sees half a
             digest. Without -o it goes to feeds.json's "output", or else to digest.<format> beside feeds.json.
             A failing source does not stop the others: the digest is still written and names it.
+            What was seen is kept in .tributary/state.sqlite beside feeds.json (feeds.json's "state", --state PATH,
+            or --no-state to keep nothing): items first seen after the previous digest are marked new, and
+            --since last shows only those.
 
             --template (or "template" in feeds.json, relative to its directory) draws the HTML digest through your
             own Mustache template; start from the built-in one (Sources/Renderers/Templates/digest.html.mustache)
@@ -23,6 +26,16 @@ struct DigestCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: ConfigOptions
+
+    @OptionGroup var state: StateOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Only items first seen after this: last (the previous digest), a duration (48h, 7d) or an RFC 3339 date.",
+            valueName: "last|duration|date"
+        )
+    )
+    var since: SinceOption?
 
     @Option(name: [.short, .long], help: "Where to write the digest; - for standard output.")
     var output: String?
@@ -51,7 +64,10 @@ struct DigestCommand: AsyncParsableCommand {
             configuration: configuration,
             registry: registry,
             logger: options.makeLogger(),
-            now: RunClock.now()
+            now: RunClock.now(),
+            storeURL: state.storeURL(for: configuration),
+            lockTimeout: state.lockTimeout,
+            since: since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
 

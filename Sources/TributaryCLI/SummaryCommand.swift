@@ -15,6 +15,16 @@ struct SummaryCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
+    @OptionGroup var state: StateOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Only items first seen after this: last (the previous digest), a duration (48h, 7d) or an RFC 3339 date.",
+            valueName: "last|duration|date"
+        )
+    )
+    var since: SinceOption?
+
     @Flag(name: [.short, .long], help: "Report only failures and warnings on standard error.")
     var quiet = false
 
@@ -25,7 +35,10 @@ struct SummaryCommand: AsyncParsableCommand {
             configuration: configuration,
             registry: registry,
             logger: options.makeLogger(),
-            now: RunClock.now()
+            now: RunClock.now(),
+            storeURL: state.storeURL(for: configuration),
+            lockTimeout: state.lockTimeout,
+            since: since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
         let markdown = try RendererFactory.make(.markdown).render(outcome.digest)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PushAdapter
 import Renderers
+import SQLiteStore
 import TributaryCore
 
 /// `tributary watch`: runs every source until interrupted and prints new items as they arrive.
@@ -26,6 +27,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
+    @OptionGroup var state: StateOptions
+
     @Option(help: "How often to fetch the sources that do not push (e.g. 30s, 15m, 1h).")
     var interval: String = "15m"
 
@@ -40,11 +43,24 @@ struct WatchCommand: AsyncParsableCommand {
         let configuration = try config.loadConfiguration(registry: registry)
         let logger = config.makeLogger()
         let interval = DurationFormat.parse(interval) ?? .seconds(900)
+        // Watch runs for hours, so it takes no run lock (a digest from cron may run meanwhile); SQLite's own
+        // locking keeps every write whole.
+        var persistent: SQLiteStore?
+        if let url = state.storeURL(for: configuration) {
+            do {
+                persistent = try await SQLiteStore.open(at: url)
+            } catch let error as SQLiteStoreError {
+                StandardError.write("tributary: \(error)")
+                throw CLIExit.usage
+            }
+        }
+        let savedStates = try await persistent?.checkpoints() ?? [:]
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,
             logger: logger,
             mode: .live,
+            savedStates: savedStates,
             pipelineSource: { source, entry in
                 let polling = PollingSource(
                     inner: source,
@@ -59,7 +75,12 @@ struct WatchCommand: AsyncParsableCommand {
         )
         var settings = PipelineSettings(configuration: configuration)
         settings.maxItemsPerSource = settings.maxItemsPerSource ?? Self.defaultMaxItemsPerSource
-        let pipeline = Pipeline(sources: sources, settings: settings, store: InMemoryItemStore(), logger: logger)
+        let pipeline = Pipeline(
+            sources: sources,
+            settings: settings,
+            store: persistent.map { $0 as any ItemStore } ?? InMemoryItemStore(),
+            logger: logger
+        )
         let printer = WatchPrinter(
             sources: sources.map { ($0.id, $0.title) },
             timeZone: TimeZone.current,
@@ -73,5 +94,6 @@ struct WatchCommand: AsyncParsableCommand {
         } catch is CancellationError {
         }
         await printer.end()
+        try await persistent?.close()
     }
 }

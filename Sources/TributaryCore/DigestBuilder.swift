@@ -20,6 +20,9 @@ public import Foundation
 ///   marked new: on a first run every item would be, and a mark on everything tells the reader nothing.
 /// - One ``Digest/SourceSummary`` per status, in the given order; its item count is the number of the source's
 ///   entries in this digest, so the table always agrees with what the reader sees.
+/// - A source's ``Digest/SourceSummary/health`` line comes from ``health`` and is set only while the source is
+///   failing (at least one failed run in a row): `failing for 3 runs; last success 2026-11-20 08:00; next try after
+///   09:30` (the next try's date is left out when it is the digest's day).
 ///
 /// All dates are formatted with the `en_US_POSIX` locale and the Gregorian calendar in ``timeZone``; the formatters
 /// are created once per ``build(items:statuses:)`` call.
@@ -36,6 +39,25 @@ public struct DigestBuilder: Sendable {
     public var previousDigestAt: Date?
     /// The longest summary, in characters, the ellipsis included.
     public var summaryLength: Int
+    /// Each source's health across runs, from a persistent store; empty without one (no health lines).
+    public var health: [SourceID: Health]
+
+    /// A source's record across runs, as the digest shows it.
+    public struct Health: Sendable, Equatable {
+        /// How many runs in a row have failed; 0 for a healthy source (no line is shown).
+        public var consecutiveFailures: Int
+        /// When the source last succeeded; `nil` if it never has.
+        public var lastSuccess: Date?
+        /// When the source is tried next, if runs before then skip it.
+        public var nextRetry: Date?
+
+        /// Creates a health record.
+        public init(consecutiveFailures: Int, lastSuccess: Date? = nil, nextRetry: Date? = nil) {
+            self.consecutiveFailures = consecutiveFailures
+            self.lastSuccess = lastSuccess
+            self.nextRetry = nextRetry
+        }
+    }
 
     /// Creates a builder.
     /// - Parameters:
@@ -45,13 +67,15 @@ public struct DigestBuilder: Sendable {
     ///   - language: The language of the digest's own text, a BCP 47 tag.
     ///   - previousDigestAt: When the previous digest was made; `nil` marks no entry as new.
     ///   - summaryLength: The longest summary in characters; values below 2 are treated as 2.
+    ///   - health: Each source's health across runs; empty shows no health lines.
     public init(
         title: String,
         timeZone: TimeZone,
         generatedAt: Date,
         language: String = "en",
         previousDigestAt: Date? = nil,
-        summaryLength: Int = 280
+        summaryLength: Int = 280,
+        health: [SourceID: Health] = [:]
     ) {
         self.title = title
         self.timeZone = timeZone
@@ -59,6 +83,7 @@ public struct DigestBuilder: Sendable {
         self.language = language
         self.previousDigestAt = previousDigestAt
         self.summaryLength = summaryLength
+        self.health = health
     }
 
     /// The longest title made from an item's text when the item has no title.
@@ -105,7 +130,8 @@ public struct DigestBuilder: Sendable {
                 state: Self.state(of: status.state),
                 reason: status.error.map { Normaliser.collapseWhitespace($0.reasonDescription) },
                 itemCount: countsBySource[status.sourceID] ?? 0,
-                warnings: status.warnings.map { Normaliser.collapseWhitespace($0.description) }
+                warnings: status.warnings.map { Normaliser.collapseWhitespace($0.description) },
+                health: health[status.sourceID].flatMap { healthLine($0, formats: formats) }
             )
         }
         return Digest(
@@ -172,6 +198,19 @@ public struct DigestBuilder: Sendable {
             alsoIn: (item.tributary?.alsoIn ?? []).map(\.source),
             isNew: isNew
         )
+    }
+
+    /// The one-line health of a failing source, `nil` for a healthy one.
+    private func healthLine(_ health: Health, formats: DateFormats) -> String? {
+        guard health.consecutiveFailures > 0 else { return nil }
+        let runs = health.consecutiveFailures
+        var parts = ["failing for \(runs) run\(runs == 1 ? "" : "s")"]
+        parts.append(health.lastSuccess.map { "last success \(formats.minute($0))" } ?? "never succeeded")
+        if let next = health.nextRetry, next > generatedAt {
+            let sameDay = formats.dayID(next) == formats.dayID(generatedAt)
+            parts.append("next try after \(sameDay ? formats.time(next) : formats.minute(next))")
+        }
+        return parts.joined(separator: "; ")
     }
 
     private static func sourceTitle(of status: SourceStatus) -> String {
@@ -253,6 +292,7 @@ private struct DateFormats {
     func heading(_ date: Date) -> String { headingFormatter.string(from: date) }
     func time(_ date: Date) -> String { timeFormatter.string(from: date) }
     func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
+    func minute(_ date: Date) -> String { generatedFormatter.string(from: date) }
 
     func generatedAtText(_ date: Date) -> String {
         generatedFormatter.string(from: date) + " " + zoneAbbreviation(at: date)

@@ -34,8 +34,9 @@ import TributaryCore
         #expect(!html.contains("<b>vote</b>"))
         #expect(result.standardError.contains("news: ok, 3 items"))
         #expect(result.standardError.contains("wrote digest.html"))
-        // Nothing but the digest is left behind: no temporary files.
-        #expect(try workspace.files() == ["digest.html", "feeds.json", "news.json", "notes.json"])
+        // Nothing but the digest and the state store is left behind: no temporary files.
+        #expect(try workspace.files() == [".tributary", "digest.html", "feeds.json", "news.json", "notes.json"])
+        #expect(workspace.exists(".tributary/state.sqlite"))
     }
 
     @Test func digestIsReproducibleAndMatchesTheGoldenFiles() throws {

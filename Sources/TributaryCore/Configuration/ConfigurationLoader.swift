@@ -10,7 +10,8 @@ public enum ConfigurationLoader {
     /// The top-level keys of feeds.json version 1.
     public static let topLevelKeys: [String] = [
         "$schema", "version", "title", "timeZone", "maxAge", "maxItemsPerSource", "include", "exclude", "output",
-        "template", "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "sources",
+        "template", "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "state", "retention",
+        "sources",
     ]
 
     /// Reads and validates a feeds.json file.
@@ -151,6 +152,23 @@ private struct Reader {
                         configuration.template = template
                     }
                 }
+            case "state":
+                if let state = string(value, key: key) {
+                    if state.isEmpty {
+                        fail(
+                            value.position,
+                            key: key,
+                            reason: .invalidValue(
+                                "\"\"",
+                                expected: "write a file path such as \".tributary/state.sqlite\""
+                            )
+                        )
+                    } else {
+                        configuration.state = state
+                    }
+                }
+            case "retention":
+                if let retention = duration(value, key: key) { configuration.retention = retention }
             case "allowPathsOutside":
                 if case .bool(let flag) = value.value {
                     configuration.allowPathsOutside = flag

@@ -29,6 +29,15 @@ public struct FeedsConfiguration: Sendable {
     public var maxConnectionsPerHost = HostLimiter.defaultMaxConcurrentRequests
     /// The least time between the starts of two requests to one host (`minimumHostInterval`).
     public var minimumHostInterval = HostLimiter.defaultMinimumInterval
+    /// The state store's file, relative to the directory holding feeds.json (`state`); ``defaultState`` when absent.
+    public var state: String?
+    /// How long the state store keeps an item no run has seen (`retention`); ``defaultRetention`` unless set.
+    public var retention: Duration = FeedsConfiguration.defaultRetention
+
+    /// Where the state store lives when feeds.json has no `state`: `.tributary/state.sqlite` beside it.
+    public static let defaultState = ".tributary/state.sqlite"
+    /// How long items are kept without `retention`: 30 days.
+    public static let defaultRetention = Duration.seconds(30 * 86_400)
 
     /// Creates a configuration; ``ConfigurationLoader`` makes one from feeds.json, tests may build one directly.
     public init(

@@ -1,0 +1,428 @@
+public import Foundation
+import GRDB
+public import TributaryCore
+
+/// The persistent ``ItemStore``: one SQLite file (by default `.tributary/state.sqlite` beside feeds.json) holding
+/// items with their first- and last-seen times, each source's checkpoint (HTTP validators, push cursors), each
+/// source's health across runs, and the time of every digest.
+///
+/// - Schema versions: GRDB's `DatabaseMigrator` applies the migrations of ``StoreSchema`` on open. A file written
+///   by a newer Tributary (migrations this version does not know, or a higher `user_version`) is refused with
+///   ``SQLiteStoreError`` before anything is written.
+/// - Durability: WAL journal, a busy timeout, and every write in one `BEGIN IMMEDIATE` transaction, so a crash
+///   loses at most the write in flight and never corrupts the file.
+/// - Runs: ``open(at:runLockTimeout:busyTimeout:)`` can take a ``RunLock`` so that two runs on one store take
+///   turns. Each store instance is one run: items it saves are stamped with its run, and
+///   ``recordOutcome(_:for:at:policy:)`` with `.succeeded` makes exactly those the source's current items (what
+///   ``currentItems(from:)`` serves on `notModified`); a failed run leaves the previous set as it was.
+public actor SQLiteStore: ItemStore {
+    /// The database file.
+    public nonisolated let url: URL
+    private let database: DatabaseQueue
+    private var lock: RunLock?
+    private var runID: Int64?
+
+    private init(url: URL, database: DatabaseQueue, lock: RunLock?) {
+        self.url = url
+        self.database = database
+        self.lock = lock
+    }
+
+    /// Opens (creating it and its directory when missing) and migrates the store at `url`.
+    /// - Parameters:
+    ///   - url: the SQLite file.
+    ///   - runLockTimeout: when set, first takes the exclusive ``RunLock`` (`<file>.lock`), waiting this long for
+    ///     another run to finish; `nil` takes no run lock (SQLite's own locking still keeps every write whole).
+    ///   - busyTimeout: how long one statement waits for another process's write to finish.
+    /// - Throws: ``SQLiteStoreError``: `.newerVersion` (nothing changed), `.busy`, `.cannotOpen`.
+    public static func open(
+        at url: URL,
+        runLockTimeout: Duration? = nil,
+        busyTimeout: Duration = .seconds(30)
+    ) async throws -> SQLiteStore {
+        let path = url.path
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+        } catch {
+            throw SQLiteStoreError(path: path, reason: .cannotOpen(detail: "\(error.localizedDescription)"))
+        }
+        var lock: RunLock?
+        if let runLockTimeout {
+            lock = try await RunLock.acquire(
+                url.appendingPathExtension("lock"),
+                storePath: path,
+                timeout: runLockTimeout
+            )
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            try checkVersion(of: path, busyTimeout: busyTimeout)
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(Self.seconds(busyTimeout))
+        configuration.label = "tributary.state"
+        // WAL with NORMAL sync: a crash of the process never loses a committed transaction; only a power loss may
+        // lose the last ones, and never corrupts the file.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try StoreSchema.migrator.migrate(database)
+        } catch let error as DatabaseError {
+            throw SQLiteStoreError(path: path, reason: .cannotOpen(detail: Self.detail(of: error)))
+        }
+        return SQLiteStore(url: url, database: database, lock: lock)
+    }
+
+    /// Closes the database and lets go of the run lock. The store must not be used afterwards.
+    public func close() throws {
+        defer { lock = nil }
+        try database.close()
+    }
+
+    // MARK: - ItemStore
+
+    public func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
+        let run = try await currentRun(at: date)
+        return try await write { db in
+            var changes = StoreChanges()
+            for item in items {
+                let existing = try Row.fetchOne(
+                    db,
+                    sql: "SELECT json, first_seen FROM item WHERE source = ? AND id = ?",
+                    arguments: [source.rawValue, item.id]
+                )
+                if let existing {
+                    let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
+                    let stamped = Self.stamped(item, firstSeen: firstSeen)
+                    let json = try Self.encode(stamped)
+                    let oldJSON: String = existing["json"]
+                    try db.execute(
+                        sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?",
+                        arguments: [json, date.timeIntervalSince1970, run, source.rawValue, item.id]
+                    )
+                    let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
+                    if json == oldJSON {
+                        changes.unchanged.append(stored)
+                    } else {
+                        changes.updated.append(stored)
+                    }
+                } else {
+                    let stamped = Self.stamped(item, firstSeen: date)
+                    try db.execute(
+                        sql: """
+                            INSERT INTO item (source, id, json, first_seen, last_seen, last_run)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            source.rawValue, item.id, try Self.encode(stamped), date.timeIntervalSince1970,
+                            date.timeIntervalSince1970, run,
+                        ]
+                    )
+                    changes.inserted.append(
+                        StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
+                    )
+                }
+            }
+            return changes
+        }
+    }
+
+    public func items() async throws -> [StoredItem] {
+        try await read { db in
+            try Self.storedItems(db, sql: "SELECT * FROM item ORDER BY seq", arguments: [])
+        }
+    }
+
+    /// The items the source's last successful run delivered, in the order first inserted; after a failed run the
+    /// set is still that of the last success.
+    public func currentItems(from source: SourceID) async throws -> [StoredItem] {
+        try await read { db in
+            try Self.storedItems(
+                db,
+                sql: "SELECT * FROM item WHERE source = ? AND is_current = 1 ORDER BY seq",
+                arguments: [source.rawValue]
+            )
+        }
+    }
+
+    public func checkpoint(for source: SourceID) async throws -> SourceCheckpoint {
+        try await read { db in
+            guard
+                let json = try String.fetchOne(
+                    db,
+                    sql: "SELECT json FROM checkpoint WHERE source = ?",
+                    arguments: [source.rawValue]
+                )
+            else { return SourceCheckpoint() }
+            let values = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+            return SourceCheckpoint(values)
+        }
+    }
+
+    public func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(checkpoint.values), as: UTF8.self)
+        let now = Date().timeIntervalSince1970
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO checkpoint (source, json, saved_at) VALUES (?, ?, ?)
+                    ON CONFLICT (source) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at
+                    """,
+                arguments: [source.rawValue, json, now]
+            )
+        }
+    }
+
+    public func lastDigestDate() async throws -> Date? {
+        try await read { db in
+            try Double.fetchOne(db, sql: "SELECT MAX(made_at) FROM digest").map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+
+    public func recordDigest(at date: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "INSERT INTO digest (made_at) VALUES (?)", arguments: [date.timeIntervalSince1970])
+        }
+    }
+
+    // MARK: - Runs, health, retention
+
+    /// Every source's checkpoint, for handing to the sources before they are made.
+    public func checkpoints() async throws -> [SourceID: SourceCheckpoint] {
+        try await read { db in
+            var result: [SourceID: SourceCheckpoint] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT source, json FROM checkpoint") {
+                let json: String = row["json"]
+                let values = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+                result[SourceID(row["source"] as String)] = SourceCheckpoint(values)
+            }
+            return result
+        }
+    }
+
+    /// The source's health; a source without history gets the default.
+    public func health(for source: SourceID) async throws -> SourceHealth {
+        try await allHealth()[source] ?? SourceHealth()
+    }
+
+    /// Every recorded source's health.
+    public func allHealth() async throws -> [SourceID: SourceHealth] {
+        try await read { db in
+            var result: [SourceID: SourceHealth] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM health") {
+                result[SourceID(row["source"] as String)] = SourceHealth(
+                    lastAttempt: (row["last_attempt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    lastSuccess: (row["last_success"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    consecutiveFailures: row["consecutive_failures"],
+                    lastError: row["last_error"],
+                    nextRetry: (row["next_retry"] as Double?).map(Date.init(timeIntervalSince1970:))
+                )
+            }
+            return result
+        }
+    }
+
+    /// Records how the source's run in this store's run ended, in one transaction.
+    ///
+    /// `.succeeded` resets the failure count and makes the items this run saved for the source its current items;
+    /// `.notModified` resets the failure count and keeps the current items; `.failed` counts a failure and sets the
+    /// next retry by `policy` (at least the failure's `retryAfter`); `.skipped` changes nothing.
+    /// - Returns: the source's health after the outcome.
+    @discardableResult
+    public func recordOutcome(
+        _ outcome: SourceHealth.Outcome,
+        for source: SourceID,
+        at date: Date,
+        policy: RetryPolicy = RetryPolicy()
+    ) async throws -> SourceHealth {
+        let run = try await currentRun(at: date)
+        var health = try await health(for: source)
+        switch outcome {
+        case .skipped:
+            return health
+        case .succeeded, .notModified:
+            health = SourceHealth(lastAttempt: date, lastSuccess: date)
+        case .failed(let reason, let retryAfter):
+            health.lastAttempt = date
+            health.consecutiveFailures += 1
+            health.lastError = reason
+            health.nextRetry = policy.nextRetry(
+                afterFailures: health.consecutiveFailures,
+                retryAfter: retryAfter,
+                at: date
+            )
+        }
+        let record = health
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO health (source, last_attempt, last_success, consecutive_failures, last_error, next_retry)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (source) DO UPDATE SET last_attempt = excluded.last_attempt,
+                        last_success = excluded.last_success, consecutive_failures = excluded.consecutive_failures,
+                        last_error = excluded.last_error, next_retry = excluded.next_retry
+                    """,
+                arguments: [
+                    source.rawValue, record.lastAttempt?.timeIntervalSince1970,
+                    record.lastSuccess?.timeIntervalSince1970, record.consecutiveFailures, record.lastError,
+                    record.nextRetry?.timeIntervalSince1970,
+                ]
+            )
+            if outcome == .succeeded {
+                try db.execute(
+                    sql: "UPDATE item SET is_current = (last_run = ?) WHERE source = ?",
+                    arguments: [run, source.rawValue]
+                )
+            }
+        }
+        return record
+    }
+
+    /// Deletes items no run has seen since `cutoff`, except each source's current items (a `notModified` may still
+    /// serve them), and digest records older than `cutoff` except the newest.
+    /// - Returns: how many items were deleted.
+    @discardableResult
+    public func prune(notSeenSince cutoff: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM item WHERE last_seen < ? AND is_current = 0",
+                arguments: [cutoff.timeIntervalSince1970]
+            )
+            let deleted = db.changesCount
+            try db.execute(
+                sql: "DELETE FROM digest WHERE made_at < ? AND id <> (SELECT MAX(id) FROM digest)",
+                arguments: [cutoff.timeIntervalSince1970]
+            )
+            return deleted
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its lines (`["ok"]` for a sound file).
+    public func integrityCheck() async throws -> [String] {
+        try await read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    // MARK: - Private
+
+    /// This store's run, recorded on first use.
+    private func currentRun(at date: Date) async throws -> Int64 {
+        if let runID { return runID }
+        let id = try await write { db in
+            try db.execute(sql: "INSERT INTO run (started_at) VALUES (?)", arguments: [date.timeIntervalSince1970])
+            return db.lastInsertedRowID
+        }
+        runID = id
+        return id
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: it waits for other writers (the busy timeout) up front
+    /// instead of failing half-way, and commits all of `body` or nothing.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw RolledBack() }
+                return result
+            }
+        } catch let error as DatabaseError {
+            throw SQLiteStoreError(path: url.path, reason: .storage(detail: Self.detail(of: error)))
+        } catch is RolledBack {
+            throw SQLiteStoreError(path: url.path, reason: .storage(detail: "the transaction was rolled back"))
+        }
+    }
+
+    /// A transaction that ended without its result (it cannot: every transaction here commits).
+    private struct RolledBack: Error {}
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.read(body)
+        } catch let error as DatabaseError {
+            throw SQLiteStoreError(path: url.path, reason: .storage(detail: Self.detail(of: error)))
+        }
+    }
+
+    /// Refuses a file written by a newer version, reading it without changing anything.
+    private static func checkVersion(of path: String, busyTimeout: Duration) throws {
+        // Not `readonly`: a read-only connection to a WAL file leaves `-wal` and `-shm` files behind. A writable
+        // connection that SQLite forbids to write (`query_only`) removes them when it closes, as the last one.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        configuration.busyMode = .timeout(seconds(busyTimeout))
+        do {
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? database.close() }
+            let (unknown, userVersion) = try database.read { db in
+                let migrator = StoreSchema.migrator
+                let known = Set(migrator.migrations)
+                let applied = try migrator.appliedIdentifiers(db)
+                let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                return (applied.subtracting(known).sorted(), userVersion)
+            }
+            if !unknown.isEmpty || userVersion > StoreSchema.userVersion {
+                throw SQLiteStoreError(
+                    path: path,
+                    reason: .newerVersion(
+                        unknownMigrations: unknown,
+                        userVersion: userVersion,
+                        supportedVersion: StoreSchema.userVersion
+                    )
+                )
+            }
+        } catch let error as DatabaseError {
+            throw SQLiteStoreError(path: path, reason: .cannotOpen(detail: detail(of: error)))
+        }
+    }
+
+    private static func storedItems(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments
+    ) throws -> [StoredItem] {
+        let decoder = JSONDecoder()
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let json: String = row["json"]
+            let firstSeen = Date(timeIntervalSince1970: row["first_seen"])
+            let item = try decoder.decode(FeedItem.self, from: Data(json.utf8))
+            return StoredItem(
+                item: stamped(item, firstSeen: firstSeen),
+                sourceID: SourceID(row["source"] as String),
+                firstSeen: firstSeen,
+                lastSeen: Date(timeIntervalSince1970: row["last_seen"])
+            )
+        }
+    }
+
+    /// The item with `_tributary.first_seen` set to the exact stored time.
+    private static func stamped(_ item: FeedItem, firstSeen: Date) -> FeedItem {
+        var stamped = item
+        stamped.tributary = stamped.tributary ?? TributaryExtension()
+        stamped.tributary?.firstSeen = firstSeen
+        return stamped
+    }
+
+    private static func encode(_ item: FeedItem) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(item), as: UTF8.self)
+    }
+
+    private static func detail(of error: DatabaseError) -> String {
+        error.message ?? "SQLite error \(error.resultCode.rawValue)"
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,48 @@
+public import Foundation
+
+/// How a source has fared across runs, as a ``SQLiteStore`` records it.
+public struct SourceHealth: Sendable, Equatable {
+    /// When the source last ran (successfully or not); `nil` before its first recorded run.
+    public var lastAttempt: Date?
+    /// When the source last succeeded; `nil` if it never has.
+    public var lastSuccess: Date?
+    /// How many runs in a row have failed; 0 after a success.
+    public var consecutiveFailures: Int
+    /// The reason of the last failure, one line; `nil` after a success.
+    public var lastError: String?
+    /// Runs before this time skip the source and serve its stored items; `nil` when it may run now.
+    public var nextRetry: Date?
+
+    /// Creates a health record; the default is a source with no history.
+    public init(
+        lastAttempt: Date? = nil,
+        lastSuccess: Date? = nil,
+        consecutiveFailures: Int = 0,
+        lastError: String? = nil,
+        nextRetry: Date? = nil
+    ) {
+        self.lastAttempt = lastAttempt
+        self.lastSuccess = lastSuccess
+        self.consecutiveFailures = consecutiveFailures
+        self.lastError = lastError
+        self.nextRetry = nextRetry
+    }
+
+    /// Whether a run at `date` should skip the source (it is backing off).
+    public func isBackingOff(at date: Date) -> Bool {
+        guard let nextRetry else { return false }
+        return date < nextRetry
+    }
+
+    /// How one run of a source ended, for ``SQLiteStore/recordOutcome(_:for:at:policy:)``.
+    public enum Outcome: Sendable, Equatable {
+        /// It delivered its items; they become the items a later `notModified` serves.
+        case succeeded
+        /// The server said nothing changed; the stored items stay the source's current items.
+        case notModified
+        /// It failed; `retryAfter` is the least wait the server asked for (a throttled failure's `Retry-After`).
+        case failed(reason: String, retryAfter: Duration?)
+        /// The run skipped it because it is backing off: its history is left as it is.
+        case skipped
+    }
+}
