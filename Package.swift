@@ -20,6 +20,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
         ],
         [
             "FeedParser",
+            "SQLiteStore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -157,6 +158,7 @@ let package = Package(
             dependencies: [
                 "TributaryCLI", "TributaryCore", "tributary", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -85,6 +85,7 @@ public struct MarkdownRenderer: Renderer {
         for source in digest.sources {
             var notes: [String] = []
             if let reason = source.reason { notes.append(MarkdownEscaping.text(reason)) }
+            if let health = source.health { notes.append(MarkdownEscaping.text(health)) }
             notes += source.warnings.map { "warning: " + MarkdownEscaping.text($0) }
             let cells = [
                 MarkdownEscaping.text(source.title),

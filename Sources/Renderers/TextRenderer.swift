@@ -166,7 +166,10 @@ public struct TextRenderer: Renderer {
         list(
             "Failed sources",
             .boldRed,
-            digest.failedSources.map { "\(name($0)): \(TerminalText.sanitize($0.reason ?? "failed"))" }
+            digest.failedSources.map { source in
+                let reason = "\(name(source)): \(TerminalText.sanitize(source.reason ?? "failed"))"
+                return source.health.map { "\(reason) (\(TerminalText.sanitize($0)))" } ?? reason
+            }
         )
         list(
             "Incomplete sources",

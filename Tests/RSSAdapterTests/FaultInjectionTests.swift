@@ -2,12 +2,13 @@ import Foundation
 import Hummingbird
 import NIOCore
 import RSSAdapter
+import SQLiteStore
 import Testing
 import TributaryCore
 
 /// The fault-injection suite (issue 8): a misbehaving HTTP server on loopback with one endpoint per fault. For each
 /// fault the source ends with a clear reason within its timeout and size budget, a healthy source in the same run
-/// delivers all its items, and what earlier runs stored is still there.
+/// delivers all its items, and what earlier runs stored in the SQLite state store is still there.
 @Suite struct FaultInjectionTests {
     /// One way a server can misbehave.
     enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -203,9 +204,14 @@ import TributaryCore
     func aFaultEndsItsSourceClearlyAndCostsTheOthersNothing(_ fault: Fault) async throws {
         try await withTestServer(Self.router()) { port in
             let base = "http://127.0.0.1:\(port)"
-            let store = InMemoryItemStore()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let stateFile = directory.appendingPathComponent("state.sqlite")
             let context = SourceContext(baseDirectory: FileManager.default.temporaryDirectory)
+            /// One run on a freshly opened store, as one `tributary digest` does it.
             func run(faultyURL: String) async throws -> PipelineResult {
+                let store = try await SQLiteStore.open(at: stateFile)
                 let options = RSSOptions(url: faultyURL, timeout: "2s", maxBytes: Self.maxBytes)
                 let sources = [
                     PipelineSource(
@@ -221,17 +227,20 @@ import TributaryCore
                         kind: "rss"
                     ),
                 ]
-                return try await Pipeline(
+                let result = try await Pipeline(
                     sources: sources,
                     settings: PipelineSettings(defaultTimeout: .seconds(20)),
                     store: store
                 ).run()
+                try await store.close()
+                return result
             }
             // An earlier, healthy run of both sources.
             let earlier = try await run(faultyURL: "\(base)/other")
             #expect(earlier.items.count == 60)
             #expect(!earlier.hasFailures)
-            let stored = await store.items().map { "\($0.sourceID)/\($0.item.id)" }
+            let stored = try await SQLiteStore.open(at: stateFile).items().map { "\($0.sourceID)/\($0.item.id)" }
+            #expect(stored.count == 60)
 
             let url = "\(base)/fault/\(fault.rawValue)"
             let clock = ContinuousClock()
@@ -247,7 +256,9 @@ import TributaryCore
             #expect(result.items.filter { $0.sourceID == "healthy" }.count == 30)
             Self.check(fault, try #require(statuses["faulty"]), url: url)
 
-            let after = Set(await store.items().map { "\($0.sourceID)/\($0.item.id)" })
+            let reopened = try await SQLiteStore.open(at: stateFile)
+            #expect(try await reopened.integrityCheck() == ["ok"])
+            let after = Set(try await reopened.items().map { "\($0.sourceID)/\($0.item.id)" })
             #expect(Set(stored).isSubset(of: after), "a fault never removes what earlier runs stored")
         }
     }

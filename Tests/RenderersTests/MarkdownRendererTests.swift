@@ -69,6 +69,16 @@ import TributaryCore
         #expect(sources.contains("| wire | ok | 2 | warning: frame 17: not valid JSON; frame skipped;"))
     }
 
+    @Test func showsAFailingSourcesHealthBesideItsReason() throws {
+        var digest = Digest.sample
+        let index = try #require(digest.sources.firstIndex { $0.state == .failed })
+        digest.sources[index].health = "failing for 3 runs; last success 2026-11-20 08:00; next try after 09:30"
+        let output = try MarkdownRenderer().render(digest)
+        let sources = try #require(output.split(separator: "## Sources\n").last)
+        let row = try #require(sources.split(separator: "\n").first { $0.contains("| failed |") })
+        #expect(row.contains("; failing for 3 runs; last success 2026-11-20 08:00; next try after 09:30"))
+    }
+
     /// What a Markdown reader shows for backslash-escaped text.
     static func unescaped(_ markdown: some StringProtocol) -> String {
         var result = ""

@@ -92,6 +92,15 @@ import TributaryCore
         }
     }
 
+    @Test func showsAFailingSourcesHealthAfterItsReason() throws {
+        var digest = Digest.sample
+        let index = try #require(digest.sources.firstIndex { $0.state == .failed })
+        digest.sources[index].health = "failing for 3 runs; next try after 09:30"
+        let output = try TextRenderer(width: 200).render(digest)
+        let tail = try #require(output.split(separator: "\nFailed sources\n").last)
+        #expect(tail.contains("(failing for 3 runs; next try after 09:30)"))
+    }
+
     @Test func listsFailedSourcesWithTheirReasonsAtTheEnd() throws {
         let output = try TextRenderer(width: 80).render(.sample)
         let tail = try #require(output.split(separator: "\nFailed sources\n").last)
