@@ -140,6 +140,14 @@ import TributaryCore
         return router
     }
 
+    /// The test process's resident memory, from /proc/self/statm (Linux).
+    static func residentBytes() -> Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
     /// What a fault must end in: checked against the faulty source's final status.
     static func check(_ fault: Fault, _ status: SourceStatus, url: String) {
         let reason = status.error?.reason
@@ -245,9 +253,17 @@ import TributaryCore
             let url = "\(base)/fault/\(fault.rawValue)"
             let clock = ContinuousClock()
             let start = clock.now
+            let residentBefore = Self.residentBytes()
             let result = try await run(faultyURL: url)
             let elapsed = clock.now - start
             #expect(elapsed < Self.timeout + .seconds(3), "took \(elapsed)")
+            // Memory stays bounded: an endless body or a bomb costs at most its budgets, not what the server sends.
+            if let residentBefore, let residentAfter = Self.residentBytes() {
+                #expect(
+                    residentAfter - residentBefore < 64 << 20,
+                    "grew by \((residentAfter - residentBefore) >> 20) MiB"
+                )
+            }
 
             let statuses = Dictionary(uniqueKeysWithValues: result.statuses.map { ($0.sourceID, $0) })
             let healthy = try #require(statuses["healthy"])
