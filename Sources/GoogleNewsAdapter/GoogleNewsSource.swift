@@ -7,7 +7,7 @@ public import TributaryCore
 /// `init` checks the options, builds the feed URL (DESIGN.md section 9) and does no I/O (SRC-1): `hl`, `gl` and
 /// `ceid` must agree, and at most one of `topic`, `search` and `geo` may be given. ``run(into:)`` fetches the
 /// feed with RSSAdapter's ``FeedReader`` (streaming, limits, timeouts), one request at a time per host through
-/// a ``HostThrottle``, and shapes every item: the article token becomes the id, the publisher moves from the
+/// a ``HostLimiter`` of its own (one request at a time, a second apart), and shapes every item: the article token becomes the id, the publisher moves from the
 /// title into `_tributary.origin`, the description's related coverage goes into `_tributary.related`, and the
 /// description itself, which is a list of links rather than article text, is dropped.
 ///
@@ -21,7 +21,7 @@ public struct GoogleNewsSource: Source {
     /// The throttle the sources of this process share when they are not given one: at most one request to a
     /// host at a time and one second between requests. The one piece of process-wide state in the adapter,
     /// deliberately: politeness only works when every source in a run asks the same gatekeeper.
-    public static let defaultThrottle = HostThrottle(minimumInterval: .seconds(1))
+    public static let defaultThrottle = HostLimiter(maxConcurrentRequests: 1, minimumInterval: .seconds(1))
 
     /// Where Google News is served unless the options say otherwise.
     public static let defaultBaseURL = "https://news.google.com"
@@ -85,7 +85,7 @@ public struct GoogleNewsSource: Source {
     /// The feed's URL, built from the options.
     public let feedURL: URL
     private let settings: FeedFetchSettings
-    private let throttle: HostThrottle
+    private let throttle: HostLimiter
     private let context: SourceContext
     private let validatorMemory: ValidatorMemory
 
@@ -103,7 +103,7 @@ public struct GoogleNewsSource: Source {
     ///   - context: what the host gives the source.
     ///   - throttle: the gatekeeper for requests to the Google News host.
     /// - Throws: ``SourceOptionError`` as ``init(id:options:context:)``.
-    public init(id: SourceID, options: GoogleNewsOptions, context: SourceContext, throttle: HostThrottle) throws {
+    public init(id: SourceID, options: GoogleNewsOptions, context: SourceContext, throttle: HostLimiter) throws {
         let edition = try GoogleNewsEdition(hl: options.hl, gl: options.gl, ceid: options.ceid)
         let section = try GoogleNewsSection(options: options)
         let baseText = options.baseURL ?? Self.defaultBaseURL

@@ -1,6 +1,7 @@
-/// Keeps the requests of one run polite to each host: at most ``maxConcurrentRequests`` at a time, and the starts
-/// of two requests at least ``minimumInterval`` apart (feeds.json `maxConnectionsPerHost` and
-/// `minimumHostInterval`).
+/// Keeps the requests of one run polite to each host: at most ``maxConcurrentRequests`` at a time, and each start
+/// at least ``minimumInterval`` after the previous request to the host started or ended, whichever came later
+/// (feeds.json `maxConnectionsPerHost` and `minimumHostInterval`). With one request at a time, that is a pause of
+/// ``minimumInterval`` between the end of one request and the start of the next.
 ///
 /// The host gives every source of a run the same limiter through ``SourceContext/hostLimiter``, so sources that
 /// talk to one server (several Google News searches, several feeds of one blog host) queue behind each other
@@ -13,17 +14,18 @@ public actor HostLimiter {
 
     /// The most requests to one host at a time.
     public let maxConcurrentRequests: Int
-    /// The least time between the starts of two requests to one host.
+    /// The least time between the start of a request and the previous start or end of one, at one host.
     public let minimumInterval: Duration
 
     private let clock = ContinuousClock()
     private var running: [String: Int] = [:]
-    private var lastStart: [String: ContinuousClock.Instant] = [:]
+    /// When a request to the host last started or ended.
+    private var lastActivity: [String: ContinuousClock.Instant] = [:]
 
     /// Creates a limiter.
     /// - Parameters:
     ///   - maxConcurrentRequests: the most requests to one host at a time (at least 1).
-    ///   - minimumInterval: the least time between the starts of two requests to one host.
+    ///   - minimumInterval: the least time between the start of a request and the previous start or end at the host.
     public init(
         maxConcurrentRequests: Int = HostLimiter.defaultMaxConcurrentRequests,
         minimumInterval: Duration = HostLimiter.defaultMinimumInterval
@@ -71,17 +73,18 @@ public actor HostLimiter {
                 continue
             }
             let now = clock.now
-            if let last = lastStart[host], last.advanced(by: minimumInterval) > now {
+            if let last = lastActivity[host], last.advanced(by: minimumInterval) > now {
                 try await clock.sleep(until: last.advanced(by: minimumInterval))
                 continue
             }
             running[host, default: 0] += 1
-            lastStart[host] = now
+            lastActivity[host] = now
             return
         }
     }
 
     private func release(_ host: String) {
         running[host, default: 1] -= 1
+        lastActivity[host] = clock.now
     }
 }

@@ -43,7 +43,7 @@ import TributaryCore
         }
         try await withTestServer(router) { port in
             let context = SourceContext(baseDirectory: URL(fileURLWithPath: "/"))
-            let throttle = HostThrottle(minimumInterval: .zero)
+            let throttle = HostLimiter(maxConcurrentRequests: 1, minimumInterval: .zero)
             try await SourceConformance.check(
                 {
                     try GoogleNewsSource(
@@ -70,7 +70,7 @@ import TributaryCore
                     id: "kit",
                     options: GoogleNewsOptions(hl: "en-US", gl: "US", ceid: "US:en", baseURL: "http://127.0.0.1:1"),
                     context: SourceContext(baseDirectory: URL(fileURLWithPath: "/")),
-                    throttle: HostThrottle(minimumInterval: .zero)
+                    throttle: HostLimiter(maxConcurrentRequests: 1, minimumInterval: .zero)
                 )
             },
             fixture: ConformanceFixture("closed port", expectation: .unreachable)

@@ -10,7 +10,7 @@ import TributaryCore
 
     private static func make(
         _ options: GoogleNewsOptions,
-        throttle: HostThrottle = HostThrottle(minimumInterval: .zero)
+        throttle: HostLimiter = HostLimiter(maxConcurrentRequests: 1, minimumInterval: .zero)
     ) throws
         -> GoogleNewsSource
     {

@@ -30,7 +30,7 @@ import TributaryCore
         try await withTestServer(Self.router()) { port in
             let base = "http://127.0.0.1:\(port)"
             let context = SourceContext(baseDirectory: URL(fileURLWithPath: "/"))
-            let throttle = HostThrottle(minimumInterval: .milliseconds(20))
+            let throttle = HostLimiter(maxConcurrentRequests: 1, minimumInterval: .milliseconds(20))
             func google(_ id: SourceID, _ options: GoogleNewsOptions) throws -> PipelineSource {
                 var options = options
                 options.baseURL = base
@@ -84,7 +84,7 @@ import TributaryCore
                 id: "jp",
                 options: options,
                 context: SourceContext(baseDirectory: URL(fileURLWithPath: "/")),
-                throttle: HostThrottle(minimumInterval: .zero)
+                throttle: HostLimiter(maxConcurrentRequests: 1, minimumInterval: .zero)
             )
             let first = EventRecorder()
             try await source.run(into: first.sink)

@@ -1,7 +1,9 @@
 import GoogleNewsAdapter
 import Testing
+import TributaryCore
 
-@Suite struct HostThrottleTests {
+/// The one-at-a-time, one-second-apart limiter google-news uses, as a ``HostLimiter`` with one request at a time.
+@Suite struct GoogleNewsThrottleTests {
     /// When each request to a host ran, on one clock.
     private actor Timeline {
         var spans: [(host: String, start: ContinuousClock.Instant, end: ContinuousClock.Instant)] = []
@@ -11,7 +13,7 @@ import Testing
     }
 
     @Test func requestsToOneHostAreSerialisedWithTheMinimumInterval() async throws {
-        let throttle = HostThrottle(minimumInterval: .milliseconds(150))
+        let throttle = HostLimiter(maxConcurrentRequests: 1, minimumInterval: .milliseconds(150))
         let timeline = Timeline()
         let clock = ContinuousClock()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -39,7 +41,7 @@ import Testing
     }
 
     @Test func waitingEndsOnCancellationInsteadOfSittingOutTheInterval() async throws {
-        let throttle = HostThrottle(minimumInterval: .seconds(30))
+        let throttle = HostLimiter(maxConcurrentRequests: 1, minimumInterval: .seconds(30))
         try await throttle.withPermit(for: "h") {}
         let clock = ContinuousClock()
         let (result, elapsed) = await withTaskGroup(of: Bool.self) { group in
