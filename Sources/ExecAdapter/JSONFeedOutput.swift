@@ -114,25 +114,7 @@ enum JSONFeedOutput {
 
     private static func prepared(_ item: FeedItem, sourceID: SourceID, base: URL?) -> FeedItem {
         var item = item
-        if let base {
-            func resolve(_ string: String?) -> String? {
-                guard let string, !string.isEmpty, URL(string: string)?.scheme == nil,
-                    let absolute = URL(string: string, relativeTo: base)?.absoluteString
-                else { return string }
-                return absolute
-            }
-            item.url = resolve(item.url)
-            item.externalURL = resolve(item.externalURL)
-            item.image = resolve(item.image)
-            item.bannerImage = resolve(item.bannerImage)
-            for index in item.attachments.indices {
-                item.attachments[index].url = resolve(item.attachments[index].url) ?? item.attachments[index].url
-            }
-            for index in item.authors.indices {
-                item.authors[index].url = resolve(item.authors[index].url)
-                item.authors[index].avatar = resolve(item.authors[index].avatar)
-            }
-        }
+        if let base { item.resolveRelativeURLs(against: base) }
         if let html = item.contentHTML {
             // Relative URLs in the content are relative to the item's page, else to the feed's.
             item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: item.url.flatMap { URL(string: $0) } ?? base)

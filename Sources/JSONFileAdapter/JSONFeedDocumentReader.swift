@@ -82,7 +82,7 @@ public enum JSONFeedDocumentReader {
         for outcome in outcomes {
             switch outcome {
             case .decoded(var item):
-                if let base { resolveURLs(of: &item, against: base) }
+                if let base { item.resolveRelativeURLs(against: base) }
                 if let html = item.contentHTML {
                     // Relative URLs in the content are relative to the item's page, else to the feed's.
                     let contentBase = item.url.flatMap { URL(string: $0) } ?? base
@@ -196,26 +196,6 @@ public enum JSONFeedDocumentReader {
             scheme == "http" || scheme == "https", url.host != nil
         else { return nil }
         return url
-    }
-
-    private static func resolveURLs(of item: inout FeedItem, against base: URL) {
-        func resolve(_ string: String?) -> String? {
-            guard let string, !string.isEmpty, let relative = URL(string: string), relative.scheme == nil,
-                let absolute = URL(string: string, relativeTo: base)?.absoluteString
-            else { return string }
-            return absolute
-        }
-        item.url = resolve(item.url)
-        item.externalURL = resolve(item.externalURL)
-        item.image = resolve(item.image)
-        item.bannerImage = resolve(item.bannerImage)
-        for index in item.attachments.indices {
-            item.attachments[index].url = resolve(item.attachments[index].url) ?? item.attachments[index].url
-        }
-        for index in item.authors.indices {
-            item.authors[index].url = resolve(item.authors[index].url)
-            item.authors[index].avatar = resolve(item.authors[index].avatar)
-        }
     }
 
     private static func readFailureDetail(_ error: any Error) -> String {
