@@ -40,19 +40,40 @@ struct HTMLWriter: TreeEmitter {
     /// Appends `text` escaped, without control characters other than tab and line feed (a carriage return becomes
     /// a line feed, a form feed a space; C1 controls are dropped).
     static func escape(_ text: String, quotes: Bool, into bytes: inout [UInt8]) {
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x26: bytes.append(contentsOf: "&amp;".utf8)
-            case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
-            case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
-            case 0x22 where quotes: bytes.append(contentsOf: "&quot;".utf8)
-            case 0x09, 0x0A: bytes.append(UInt8(scalar.value))
-            case 0x0D: bytes.append(0x0A)
-            case 0x0C: bytes.append(0x20)
-            case ..<0x20, 0x7F...0x9F: continue
-            case ..<0x80: bytes.append(UInt8(scalar.value))
-            default: bytes.append(contentsOf: String(scalar).utf8)
+        var text = text
+        text.withUTF8 { utf8 in
+            var index = 0
+            while index < utf8.count {
+                // Copy the run of bytes that stay as they are in one go.
+                let runStart = index
+                while index < utf8.count, !needsEscaping(utf8[index], quotes: quotes) { index += 1 }
+                if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                guard index < utf8.count else { break }
+                let byte = utf8[index]
+                index += 1
+                switch byte {
+                case 0x26: bytes.append(contentsOf: "&amp;".utf8)
+                case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
+                case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
+                case 0x22 where quotes: bytes.append(contentsOf: "&quot;".utf8)
+                case 0x09, 0x0A: bytes.append(byte)
+                case 0x0D: bytes.append(0x0A)
+                case 0x0C: bytes.append(0x20)
+                case ..<0x20, 0x7F: continue
+                case 0xC2 where index < utf8.count && utf8[index] < 0xA0:
+                    index += 1  // a C1 control (U+0080 to U+009F)
+                default: bytes.append(byte)
+                }
             }
+        }
+    }
+
+    /// Whether `escape(_:quotes:into:)` may have to write `byte` differently (a C1 control starts with 0xC2).
+    private static func needsEscaping(_ byte: UInt8, quotes: Bool) -> Bool {
+        switch byte {
+        case 0x26, 0x3C, 0x3E, 0xC2, ..<0x20, 0x7F: true
+        case 0x22: quotes
+        default: false
         }
     }
 }

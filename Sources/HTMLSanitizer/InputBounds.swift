@@ -14,30 +14,41 @@ enum InputBounds {
     /// characters other than tab and line feed, with carriage returns turned into line feeds (as HTML parsers do)
     /// and form feeds into spaces, then cut again by ``cut(_:)``.
     static func prepare(_ html: String, maximumBytes: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(html.utf8.count, maximumBytes))
-        var previousWasCR = false
-        for scalar in html.unicodeScalars {
-            let value = scalar.value
-            if value == 0x0D {
-                previousWasCR = true
-                guard bytes.count < maximumBytes else { break }
-                bytes.append(0x0A)
-                continue
+        var html = html
+        let bytes = html.withUTF8 { utf8 in
+            // Most fragments need no change at all: copy them whole.
+            if utf8.count <= maximumBytes, !utf8.indices.contains(where: { needsCleaning(utf8, at: $0) }) {
+                return Array(utf8)
             }
-            defer { previousWasCR = false }
-            if value == 0x0A, previousWasCR { continue }
-            if value == 0x0C {
-                // A space to HTML, an invalid character to libxml2.
-                guard bytes.count < maximumBytes else { break }
-                bytes.append(0x20)
-                continue
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(min(utf8.count, maximumBytes))
+            var previousWasCR = false
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                // The length of the character that starts here (the input is valid UTF-8).
+                let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                defer { index += length }
+                if byte == 0x0D {
+                    previousWasCR = true
+                    guard bytes.count < maximumBytes else { break }
+                    bytes.append(0x0A)
+                    continue
+                }
+                defer { previousWasCR = false }
+                if byte == 0x0A, previousWasCR { continue }
+                if byte == 0x0C {
+                    // A space to HTML, an invalid character to libxml2.
+                    guard bytes.count < maximumBytes else { break }
+                    bytes.append(0x20)
+                    continue
+                }
+                if byte < 0x20, byte != 0x09, byte != 0x0A { continue }
+                if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0) { continue }
+                guard bytes.count + length <= maximumBytes, index + length <= utf8.count else { break }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<index + length]))
             }
-            if value < 0x20, value != 0x09, value != 0x0A { continue }
-            if (0x7F...0x9F).contains(value) { continue }
-            let encoded = String(scalar).utf8
-            guard bytes.count + encoded.count <= maximumBytes else { break }
-            bytes.append(contentsOf: encoded)
+            return bytes
         }
         return cut(bytes)
     }
@@ -124,6 +135,14 @@ enum InputBounds {
     }
 
     // MARK: - Private
+
+    /// Whether the byte at `index` of valid UTF-8 starts a character ``prepare(_:maximumBytes:)`` changes: a
+    /// control character other than tab and line feed (C0, DEL, C1).
+    private static func needsCleaning(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let byte = utf8[index]
+        if byte < 0x20 { return byte != 0x09 && byte != 0x0A }
+        return byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0)
+    }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)

@@ -35,19 +35,28 @@ struct TreeWalker {
             case XML_ELEMENT_NODE:
                 guard let rawName = node.pointee.name else { continue }
                 let name = String(cString: rawName).lowercased()
-                if HTMLPolicy.droppedWithContent.contains(name), !HTMLPolicy.droppedVoidElements.contains(name) {
-                    continue
+                var attributes: [xmlAttrPtr] = []
+                var attribute = node.pointee.properties
+                while let current = attribute {
+                    if current.pointee.name != nil { attributes.append(current) }
+                    attribute = current.pointee.next
                 }
-                if HTMLPolicy.allowedElements.contains(name), depth < options.maximumDepth,
-                    let attributes = attributes(of: node, element: name)
-                {
-                    let isVoid = HTMLPolicy.voidElements.contains(name)
-                    emitter.start(name, attributes: attributes, isVoid: isVoid)
+                let decision = decide(
+                    name,
+                    depth: depth,
+                    attributeNames: attributes.lazy.map { String(cString: $0.pointee.name).lowercased() },
+                    value: { value(of: attributes[$0]) }
+                )
+                switch decision {
+                case .drop, .nothing:
+                    continue
+                case .write(let kept, let isVoid):
+                    emitter.start(name, attributes: kept, isVoid: isVoid)
                     if !isVoid {
                         depth += 1
                         stack.append(Frame(next: node.pointee.children, element: name, unwrapped: nil))
                     }
-                } else if !HTMLPolicy.voidElements.contains(name) {
+                case .unwrap:
                     emitter.unwrapped(name, starts: true)
                     stack.append(Frame(next: node.pointee.children, element: nil, unwrapped: name))
                 }
@@ -58,20 +67,53 @@ struct TreeWalker {
         }
     }
 
+    /// What the policy does with an element.
+    enum Decision {
+        /// Drop it with everything inside it.
+        case drop
+        /// Write it with these checked attributes; a void element has no content and no end tag.
+        case write([(name: String, value: String)], isVoid: Bool)
+        /// Drop its tags and keep its content.
+        case unwrap
+        /// A void element that is not written: there is nothing to do.
+        case nothing
+    }
+
+    /// What the policy does with the element `name` (lower case) found inside `depth` written elements, whose
+    /// attributes are named `attributeNames` (lower case, in order) and whose decoded values `value` gives by
+    /// position. Shared by this walker and ``SimpleFragmentReader``, so that both apply the same policy.
+    func decide<Names: Collection<String>>(
+        _ name: String,
+        depth: Int,
+        attributeNames: Names,
+        value: (Int) -> String
+    ) -> Decision where Names.Index == Int {
+        if HTMLPolicy.droppedWithContent.contains(name), !HTMLPolicy.droppedVoidElements.contains(name) {
+            return .drop
+        }
+        let isVoid = HTMLPolicy.voidElements.contains(name)
+        if HTMLPolicy.allowedElements.contains(name), depth < options.maximumDepth,
+            let kept = keptAttributes(of: name, names: attributeNames, value: value)
+        {
+            return .write(kept, isVoid: isVoid)
+        }
+        return isVoid ? .nothing : .unwrap
+    }
+
     // MARK: - Private
 
     /// The attributes `element` keeps, checked; `nil` when the element itself must be dropped (an image without a
     /// usable source, or any image when images are not kept).
-    private func attributes(of node: xmlNodePtr, element: String) -> [(name: String, value: String)]? {
+    private func keptAttributes<Names: Collection<String>>(
+        of element: String,
+        names: Names,
+        value: (Int) -> String
+    ) -> [(name: String, value: String)]? where Names.Index == Int {
         var kept: [(name: String, value: String)] = []
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            attribute = current.pointee.next
-            guard let rawName = current.pointee.name else { continue }
-            let name = String(cString: rawName).lowercased()
+        for (index, name) in zip(names.indices, names) {
             guard let rule = HTMLPolicy.rule(for: name, on: element), !kept.contains(where: { $0.name == name })
             else { continue }
-            if let value = check(value(of: current), rule: rule) { kept.append((name, value)) }
+            if let value = check(value(index), rule: rule) { kept.append((name, value)) }
         }
         switch element {
         case "img":
@@ -97,12 +139,12 @@ struct TreeWalker {
     }
 
     private func check(_ value: String, rule: HTMLPolicy.Rule) -> String? {
+        if case .url = rule { return URLPolicy.clean(value, base: base) }
+        if case .text = rule { return value }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         switch rule {
-        case .url:
-            return URLPolicy.clean(value, base: base)
-        case .text:
-            return value
+        case .url, .text:
+            return nil  // answered above, without trimming
         case .digits(let maximum):
             guard !trimmed.isEmpty, trimmed.count <= maximum, trimmed.allSatisfy(\.isASCII),
                 trimmed.allSatisfy(\.isNumber)

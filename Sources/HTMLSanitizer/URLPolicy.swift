@@ -9,25 +9,37 @@ import Foundation
 /// are decoded first, so `javascript&colon;` counts as `javascript:`. Only `http`, `https` and `mailto` pass. A URL
 /// without a scheme is resolved against the base when there is one (and dropped if it cannot be); the result is
 /// checked again. Whatever is written is the checked string itself, escaped, so a browser reads exactly it.
+///
+/// Everything but the final check of an http(s) URL and the resolution against the base works on UTF-8 bytes:
+/// every link of every item goes through here, and Foundation's string searching cost most of the sanitizer's time.
 enum URLPolicy {
-    static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
+    /// The HTML5-only references decoded before the scheme is read, in the order they are replaced.
+    private static let html5References: [(reference: [UInt8], replacement: [UInt8])] = [
+        (Array("&colon;".utf8), [0x3A]), (Array("&tab;".utf8), []), (Array("&newline;".utf8), []),
+    ]
 
     /// The URL to write for `value`, or `nil` to drop the attribute.
     static func clean(_ value: String, base: URL?) -> String? {
-        let flattened = flatten(value)
+        let flattened = flatten(Array(value.utf8))
         guard !flattened.isEmpty else { return nil }
-        if let scheme = scheme(of: flattened) {
-            guard allowedSchemes.contains(scheme) else { return nil }
-            let encoded = percentEncodeUnsafe(flattened)
-            if scheme == "mailto" { return encoded }
-            // An http(s) URL must parse and have a host, or it is not a link anyone can follow.
-            guard let url = URL(string: encoded), let host = url.host, !host.isEmpty else { return nil }
-            return encoded
+        let encodedBytes = percentEncodeUnsafe(flattened)
+        let encoded = String(decoding: encodedBytes, as: UTF8.self)
+        if let scheme = scheme(ofBytes: flattened) {
+            switch scheme {
+            case .mailto:
+                return encoded
+            case .http:
+                // An http(s) URL must parse and have a host, or it is not a link anyone can follow.
+                if isPlainHTTPURL(encodedBytes) { return encoded }
+                guard let url = URL(string: encoded), let host = url.host, !host.isEmpty else { return nil }
+                return encoded
+            case .other:
+                return nil
+            }
         }
-        let encoded = percentEncodeUnsafe(flattened)
         guard let base else { return encoded }
         guard let resolved = URL(string: encoded, relativeTo: base)?.absoluteURL.absoluteString,
-            let scheme = scheme(of: resolved), scheme == "http" || scheme == "https"
+            scheme(ofBytes: Array(resolved.utf8)) == .http
         else { return nil }
         return resolved
     }
@@ -40,63 +52,202 @@ enum URLPolicy {
         return base
     }
 
-    /// The lower-cased scheme of `url`, or `nil` when it has none.
-    static func scheme(of url: String) -> String? {
-        var scheme = ""
-        for scalar in url.unicodeScalars {
-            if scalar == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
-            let isLetter = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-            if scheme.isEmpty {
-                guard isLetter else { return nil }
+    // MARK: - Internal (tested against the Foundation reference)
+
+    /// What a URL's scheme allows.
+    enum Scheme: Equatable {
+        case http, mailto, other
+    }
+
+    /// The kind of scheme `url` has, or `nil` when it has none.
+    static func scheme(ofBytes url: [UInt8]) -> Scheme? {
+        guard let range = schemeRange(of: url) else { return nil }
+        let lowered = url[range].map { $0 | 0x20 }  // letters only matter; the comparisons below are all letters
+        switch lowered {
+        case Array("http".utf8), Array("https".utf8): return .http
+        case Array("mailto".utf8): return .mailto
+        default: return .other
+        }
+    }
+
+    /// `value` (UTF-8) with the HTML5-only references decoded (ASCII case-insensitively, each in one pass), every
+    /// control character removed (C0, DEL, C1), and leading and trailing white space (tab, general category Zs) and
+    /// control or format characters (Cc, Cf) trimmed: what `trimmingCharacters(in: .whitespaces.union(
+    /// .controlCharacters))` trims.
+    static func flatten(_ value: [UInt8]) -> [UInt8] {
+        // The common case: no reference, no control character, nothing to trim.
+        if !value.contains(where: { $0 == 0x26 || $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) { return trimmed(value) }
+        var bytes = value
+        for (reference, replacement) in html5References where bytes.contains(0x26) {
+            bytes = replacingCaseInsensitive(reference, with: replacement, in: bytes)
+        }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F {
+                index += 1
+            } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                index += 2  // a C1 control
             } else {
-                guard isLetter || ("0"..."9").contains(scalar) || scalar == "+" || scalar == "-" || scalar == "."
-                else { return nil }
+                kept.append(byte)
+                index += 1
             }
-            scheme.unicodeScalars.append(scalar)
         }
-        return nil
-    }
-
-    // MARK: - Private
-
-    /// `value` with the HTML5-only references decoded, leading and trailing spaces and controls trimmed, and every
-    /// control character removed.
-    private static func flatten(_ value: String) -> String {
-        var text = value
-        for (reference, replacement) in [("&colon;", ":"), ("&tab;", ""), ("&newline;", "")] {
-            text = text.replacingOccurrences(of: reference, with: replacement, options: .caseInsensitive)
-        }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !isControl(scalar) {
-            scalars.append(scalar)
-        }
-        let result = String(scalars)
-        return result.trimmingCharacters(in: .whitespaces.union(.controlCharacters))
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        return trimmed(kept)
     }
 
     /// Percent-encodes what a URL may not hold literally (spaces, quotes, angle brackets, non-ASCII), leaving `%`
     /// and everything else as it is, so encoding twice changes nothing.
-    private static func percentEncodeUnsafe(_ url: String) -> String {
-        var result = ""
-        for scalar in url.unicodeScalars {
-            if scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar) {
-                result.unicodeScalars.append(scalar)
+    static func percentEncodeUnsafe(_ url: [UInt8]) -> [UInt8] {
+        if !url.contains(where: isUnsafe) { return url }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(url.count)
+        for byte in url {
+            if isUnsafe(byte) {
+                result.append(0x25)
+                result.append(hex[Int(byte >> 4)])
+                result.append(hex[Int(byte & 0x0F)])
             } else {
-                for byte in String(scalar).utf8 {
-                    result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-                }
+                result.append(byte)
             }
         }
         return result
     }
-}
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+    /// Whether a URL may not hold `byte` literally.
+    private static func isUnsafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D, ...0x20, 0x7F...: true
+        default: false
+        }
+    }
+
+    /// Whether `url` is an http(s) URL of the plainest form, which certainly parses and has a host: `http://` or
+    /// `https://` (any case), a host of ASCII letters, digits, `.` and `-`, an optional port, then RFC 3986 path,
+    /// query and fragment characters only (percent signs followed by two hex digits, at most one `#`). Most links
+    /// are; the others are left to Foundation's parser.
+    static func isPlainHTTPURL(_ url: [UInt8]) -> Bool {
+        var index = 0
+        for expected in Array("http".utf8) {
+            guard index < url.count, url[index] | 0x20 == expected else { return false }
+            index += 1
+        }
+        if index < url.count, url[index] | 0x20 == 0x73 { index += 1 }  // s
+        for expected in Array("://".utf8) {
+            guard index < url.count, url[index] == expected else { return false }
+            index += 1
+        }
+        let hostStart = index
+        while index < url.count, isLetterOrDigit(url[index]) || url[index] == 0x2E || url[index] == 0x2D {
+            index += 1
+        }
+        guard index > hostStart else { return false }
+        if index < url.count, url[index] == 0x3A {  // :port
+            index += 1
+            let portStart = index
+            while index < url.count, (0x30...0x39).contains(url[index]) { index += 1 }
+            guard index > portStart, index - portStart <= 5 else { return false }
+        }
+        guard index == url.count || url[index] == 0x2F || url[index] == 0x3F || url[index] == 0x23 else {
+            return false
+        }
+        var seenFragment = false
+        while index < url.count {
+            let byte = url[index]
+            switch byte {
+            case 0x23:  // #
+                guard !seenFragment else { return false }
+                seenFragment = true
+            case 0x25:  // %
+                guard index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) else {
+                    return false
+                }
+                index += 2
+            case 0x2D, 0x2E, 0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x3A,
+                0x40, 0x2F, 0x3F:
+                break  // - . _ ~ ! $ & ' ( ) * + , ; = : @ / ?
+            default:
+                guard isLetterOrDigit(byte) else { return false }
+            }
+            index += 1
+        }
+        return true
+    }
+
+    // MARK: - Private
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    /// The bytes of the scheme: an ASCII letter, then letters, digits, `+`, `-` or `.`, up to the first `:`.
+    private static func schemeRange(of url: [UInt8]) -> Range<Int>? {
+        for (index, byte) in url.enumerated() {
+            if byte == 0x3A { return index == 0 ? nil : 0..<index }
+            let isLetter = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            if index == 0 {
+                guard isLetter else { return nil }
+            } else {
+                guard isLetter || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+                else { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// `bytes` with every occurrence of `pattern` (ASCII, compared case-insensitively) replaced, left to right,
+    /// without looking again at what was replaced.
+    private static func replacingCaseInsensitive(_ pattern: [UInt8], with replacement: [UInt8], in bytes: [UInt8])
+        -> [UInt8]
+    {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x26, index + pattern.count <= bytes.count,
+                zip(bytes[index..<index + pattern.count], pattern).allSatisfy({ lowered($0) == $1 })
+            {
+                result.append(contentsOf: replacement)
+                index += pattern.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// `bytes` without leading and trailing tab, Zs, Cc and Cf characters.
+    private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+        // Most URLs start and end with ASCII that is not trimmed: nothing to decode.
+        if let first = bytes.first, let last = bytes.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return bytes
+        }
+        let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+            let last = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return [] }
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return bytes }
+        return Array(String(scalars[first...last]).utf8)
+    }
+
+    private static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value == 0x20 || scalar.value == 0x09 { return true }
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .control, .format: return true
+        default: return false
+        }
     }
 }

@@ -2,12 +2,14 @@ import Foundation
 import HTMLSanitizer
 
 private let sanitizer = HTMLSanitizer()
+private let libxml2Only = HTMLSanitizer(options: .init(readsSimpleFragmentsDirectly: false))
 private let base = URL(string: "https://example.org/posts/item.html")
 
 /// Sanitizes the input (as UTF-8, invalid bytes replaced) and checks what must hold for every output: it is made
 /// only of allowed tags with allowed, double-quoted, escaped attributes and escaped text, every element is closed
-/// in order, URLs are http, https, mailto or relative, and sanitizing it again changes nothing. A violated
-/// property traps, which libFuzzer reports as a crash.
+/// in order, URLs are http, https, mailto or relative, sanitizing it again changes nothing, and the output is the
+/// same when every fragment goes through libxml2 (no fragment read directly). A violated property traps, which
+/// libFuzzer reports as a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTMLSanitizer(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let bytes =
@@ -17,6 +19,12 @@ public func fuzzHTMLSanitizer(_ start: UnsafeRawPointer?, _ count: Int) -> CInt 
         let output = sanitizer.sanitize(html, baseURL: baseURL)
         if let problem = OutputChecker.problem(in: output) {
             fatalError("unsafe or malformed output (\(problem)): \(output.debugDescription)")
+        }
+        let reference = libxml2Only.sanitize(html, baseURL: baseURL)
+        if reference != output {
+            fatalError(
+                "read directly, not as libxml2 reads it:\n\(output.debugDescription)\n\(reference.debugDescription)"
+            )
         }
         let again = sanitizer.sanitize(output, baseURL: baseURL)
         if again != output {

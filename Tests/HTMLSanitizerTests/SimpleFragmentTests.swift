@@ -1,0 +1,288 @@
+import Foundation
+import Testing
+
+@testable import HTMLSanitizer
+
+/// The directly read subset (``SimpleFragmentReader``) against libxml2: whenever a fragment is read directly, the
+/// output must be exactly the one libxml2's tree gives.
+@Suite struct SimpleFragmentTests {
+    private static let direct = HTMLSanitizer()
+    private static let libxml2 = HTMLSanitizer(options: .init(readsSimpleFragmentsDirectly: false))
+    private static let base = URL(string: "https://example.org/posts/item.html")
+
+    /// Whether the reader takes `html` (as the sanitizer's first pass sees it).
+    private static func isReadDirectly(_ html: String, base: URL? = base) -> Bool {
+        let walker = TreeWalker(options: direct.options, base: URLPolicy.usableBase(base))
+        return SimpleFragmentReader.render(InputBounds.prepare(html, maximumBytes: 1 << 20), walker: walker) != nil
+    }
+
+    private static func expectSameAsLibxml2(_ html: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for base in [base, nil] {
+            let fast = direct.sanitize(html, baseURL: base)
+            let reference = libxml2.sanitize(html, baseURL: base)
+            #expect(fast == reference, "\(html.debugDescription)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func googleNewsDescriptionsAreReadDirectly() {
+        let single =
+            "<a href=\"https://news.google.com/rss/articles/CBMiX?oc=5\" target=\"_blank\">Title &amp; more</a>"
+            + "&nbsp;&nbsp;<font color=\"#6f6f6f\">Reuters</font>"
+        let cluster =
+            "<ol><li><a href=\"https://news.google.com/rss/articles/A?oc=5\" target=\"_blank\">一つ目</a>&nbsp;&nbsp;"
+            + "<font color=\"#6f6f6f\">朝日新聞</font></li><li><a href=\"https://news.google.com/rss/articles/B?oc=5\" "
+            + "target=\"_blank\">Two</a>&nbsp;&nbsp;<font color=\"#6f6f6f\">CNN</font></li></ol>"
+        for html in [single, cluster] {
+            #expect(Self.isReadDirectly(html))
+            Self.expectSameAsLibxml2(html)
+        }
+        #expect(
+            Self.direct.sanitize(single, baseURL: nil)
+                == "<a href=\"https://news.google.com/rss/articles/CBMiX?oc=5\" rel=\"noopener noreferrer\" "
+                + "target=\"_blank\">Title &amp; more</a>\u{A0}\u{A0}Reuters"
+        )
+    }
+
+    @Test func blogMarkupWithWhiteSpaceBetweenBlocksIsReadDirectly() {
+        let html =
+            "<p>One <a href=\"/a?x=1&amp;y=2\">link</a> and <code>f()</code>.</p>\n<ul>\n  <li>a</li>\n  <li><b>b</b></li>\n</ul>\n"
+            + "<blockquote><p>q</p></blockquote>\n<p><img src=\"/i.png\" alt=\"i\"/><br>x</p>"
+        #expect(Self.isReadDirectly(html))
+        Self.expectSameAsLibxml2(html)
+    }
+
+    @Test func markupLibxml2WouldRepairIsLeftToLibxml2() {
+        for html in [
+            "<b><p>block in inline</p></b>", "<p><div>div in p</div></p>",
+            "<a href=\"/x\"><a href=\"/y\">nested</a></a>",
+            "<ul>text in a list<li>x</li></ul>", "<li>item without a list</li>", "<p>unclosed",
+            "<b>misnested<i></b></i>",
+            "<p>a</p><!-- comment -->", "<p title=unquoted>x</p>", "<p>&bogus; reference</p>", "<p>&#0; null</p>",
+            "<table><tr><td>x</td></tr></table>", "<p>a < b</p>", "<script>alert(1)</script>", "<br></br>",
+            "<p title=\"a\" title=\"b\">twice</p>", "<p>&#128; C1</p>",
+        ] {
+            #expect(!Self.isReadDirectly(html), "\(html)")
+            Self.expectSameAsLibxml2(html)
+        }
+    }
+
+    @Test func hostileAttributesInTheSubsetAreCheckedByTheSamePolicy() {
+        for html in [
+            "<a href=\"javascript:alert(1)\">x</a>", "<a href=\"jav&#x61;script:alert(1)\">x</a>",
+            "<a href=\" \tjavascript:alert(1)\">x</a>", "<img src=\"data:image/png;base64,AAAA\" alt=\"x\">",
+            "<span onclick=\"alert(1)\" style=\"color:red\">x</span>",
+            "<a href='https://ok.example/\"onmouseover=\"x'>q</a>",
+            "<a href=\"https://ex ample.org/a b\">spaces</a>", "<a href=\"//evil.example/\">scheme-relative</a>",
+        ] {
+            #expect(Self.isReadDirectly(html), "\(html)")
+            Self.expectSameAsLibxml2(html)
+        }
+    }
+
+    @Test func fixtureVectorsGiveTheSameOutputEitherWay() {
+        let cases = SanitizerCase.load("owasp-xss-vectors") + SanitizerCase.load("feedparser-sanitize")
+        #expect(cases.count > 100)
+        for testCase in cases { Self.expectSameAsLibxml2(testCase.html) }
+    }
+
+    /// Random fragments from a grammar that mixes the subset with what is outside it: every fragment read directly
+    /// must give libxml2's output, and a good share of them must be read directly, or this test would prove nothing.
+    @Test func randomFragmentsGiveTheSameOutputEitherWay() {
+        var generator = FragmentGenerator(seed: 0x5EED_F00D)
+        var readDirectly = 0
+        let count = 4000
+        for _ in 0..<count {
+            let html = generator.fragment()
+            if Self.isReadDirectly(html) { readDirectly += 1 }
+            Self.expectSameAsLibxml2(html)
+        }
+        #expect(readDirectly > count / 4, "only \(readDirectly) of \(count) fragments were read directly")
+    }
+
+    @Test func plainHTTPURLsAreTheOnesFoundationReadsWithAHost() {
+        var generator = FragmentGenerator(seed: 42)
+        var plain = 0
+        for _ in 0..<4000 {
+            let url = generator.url()
+            guard URLPolicy.isPlainHTTPURL(Array(url.utf8)) else { continue }
+            plain += 1
+            let host = URL(string: url)?.host
+            #expect(host?.isEmpty == false, "\(url)")
+        }
+        #expect(plain > 200)
+        for url in ["https://", "http://:80/", "https://a b/", "https://a/%zz", "https://a/#b#c", "https://[::1]/"] {
+            #expect(!URLPolicy.isPlainHTTPURL(Array(url.utf8)), "\(url)")
+        }
+    }
+
+    @Test func flatteningMatchesFoundationsTrimming() {
+        var generator = FragmentGenerator(seed: 7)
+        for _ in 0..<4000 {
+            let value = generator.attributeValue()
+            let expected = Self.referenceFlatten(value)
+            let flattened = String(decoding: URLPolicy.flatten(Array(value.utf8)), as: UTF8.self)
+            #expect(flattened == expected, "\(value.debugDescription)")
+        }
+    }
+
+    /// The Foundation-based reading `URLPolicy.flatten` replaced, kept as the reference it must match.
+    private static func referenceFlatten(_ value: String) -> String {
+        var text = value
+        for (reference, replacement) in [("&colon;", ":"), ("&tab;", ""), ("&newline;", "")] {
+            text = text.replacingOccurrences(of: reference, with: replacement, options: .caseInsensitive)
+        }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+            scalars.append(scalar)
+        }
+        return String(scalars).trimmingCharacters(in: .whitespaces.union(.controlCharacters))
+    }
+}
+
+/// A deterministic generator of HTML fragments, URLs and attribute values (SplitMix64).
+private struct FragmentGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    private mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func pick<T>(_ choices: [T]) -> T {
+        choices[Int(next() % UInt64(choices.count))]
+    }
+
+    private mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
+
+    private static let subsetElements = [
+        "a", "abbr", "b", "cite", "code", "em", "font", "i", "s", "small", "span", "strike", "strong", "sub", "sup",
+        "tt", "u", "p", "div", "blockquote", "ul", "ol", "li",
+    ]
+    private static let otherElements = ["table", "pre", "h1", "script", "svg", "wbr", "mark", "foo", "center", "td"]
+    private static let texts = [
+        "a", " ", "\n", "x y", "日本語", "&amp;", "&nbsp;", "&#65;", "&#x3C;", "&#128;", "&bogus;", "&", ">", "\t",
+        "&lt;b&gt;", "&quot;", "&#x1F600;", "  \n  ", "&#xD800;", "&#10;", "é",
+    ]
+    private static let subsetTexts = ["a", " ", "x y", "日本語", "&amp;", "&nbsp;", "&#65;", "&#x3C;", "&lt;b&gt;", "é"]
+    private static let attributeNames = ["href", "title", "target", "lang", "src", "alt", "width", "onclick", "style"]
+
+    mutating func url() -> String {
+        let scheme = pick([
+            "https://", "http://", "HTTPS://", "javascript:", "mailto:", "", "//", "ftp://", " https://",
+        ])
+        let host = pick(["example.org", "a.b-c.example", "ex ample.org", "", "[::1]", "例え.jp", "host:8080", "h:99999"])
+        let path = pick(["", "/", "/a/b", "/a b", "/%41", "/%zz", "/日本", "/a?x=1&y=2", "/a#f", "/a#f#g", "/\"q\""])
+        return scheme + host + path
+    }
+
+    mutating func attributeValue() -> String {
+        var value = ""
+        for _ in 0..<Int(next() % 5) {
+            value += pick([
+                " ", "\t", "\u{A0}", "\u{200B}", "\u{FEFF}", "\u{3000}", "\u{85}", "\u{1}", "&colon;", "&COLON;",
+                "&tab;", "&NewLine;", "&newline;", "java", "script:", "https://x/", "日", "&amp;", "\u{7F}", "\n",
+                "&ta", "b;",
+            ])
+        }
+        return value
+    }
+
+    /// Half the time a fragment that keeps to the subset's content model (so that most are read directly), else
+    /// tags and text in any order.
+    mutating func fragment() -> String {
+        chance(50) ? flow(depth: 0) : soup()
+    }
+
+    private static let phrasingElements = [
+        "a", "abbr", "b", "cite", "code", "em", "font", "i", "s", "small", "span", "strike", "strong", "sub", "sup",
+        "tt", "u",
+    ]
+
+    private mutating func attributes() -> String {
+        var html = ""
+        for _ in 0..<Int(next() % 3) {
+            let attribute = pick(Self.attributeNames)
+            let value = attribute == "href" || attribute == "src" ? url() : pick(["x", "en", "10", "a&amp;b", " 7 "])
+            html += chance(90) ? " \(attribute)=\"\(value)\"" : " \(attribute)='\(value)'"
+        }
+        return html
+    }
+
+    private mutating func phrasing(depth: Int, insideLink: Bool) -> String {
+        var html = ""
+        for _ in 0..<Int(next() % 4) {
+            switch next() % 6 {
+            case 0...2:
+                html += chance(90) ? pick(Self.subsetTexts) : pick(Self.texts)
+            case 3:
+                html += pick(["<br>", "<br />", "<img src=\"\(url())\" alt=\"i\"\(attributes())>"])
+            default:
+                guard depth < 6 else { continue }
+                var name = pick(Self.phrasingElements)
+                if insideLink, name == "a" { name = "b" }
+                html += "<\(name)\(attributes())>"
+                html += phrasing(depth: depth + 1, insideLink: insideLink || name == "a") + "</\(name)>"
+            }
+        }
+        return html
+    }
+
+    private mutating func flow(depth: Int) -> String {
+        var html = ""
+        for _ in 0..<Int(1 + next() % 4) {
+            if chance(20) { html += pick(["\n", " ", "\n  "]) }
+            switch next() % 5 {
+            case 0:
+                html += phrasing(depth: depth + 1, insideLink: false)
+            case 1:
+                html += "<p\(attributes())>" + phrasing(depth: depth + 1, insideLink: false) + "</p>"
+            case 2 where depth < 4:
+                let name = pick(["ul", "ol"])
+                html += "<\(name)>"
+                for _ in 0..<Int(next() % 3) {
+                    if chance(30) { html += "\n" }
+                    html += "<li>" + flow(depth: depth + 1) + "</li>"
+                }
+                html += "</\(name)>"
+            case 3 where depth < 4:
+                let name = pick(["div", "blockquote"])
+                html += "<\(name)\(attributes())>" + flow(depth: depth + 1) + "</\(name)>"
+            default:
+                html += pick(Self.texts)
+            }
+        }
+        return html
+    }
+
+    private mutating func soup() -> String {
+        var html = ""
+        var open: [String] = []
+        for _ in 0..<Int(1 + next() % 12) {
+            switch next() % 10 {
+            case 0...3:
+                let name = chance(85) ? pick(Self.subsetElements) : pick(Self.otherElements)
+                html += "<" + (chance(10) ? name.uppercased() : name)
+                for _ in 0..<Int(next() % 3) {
+                    let attribute = pick(Self.attributeNames)
+                    let value = attribute == "href" || attribute == "src" ? url() : pick(["x", "en", "10", "a&amp;b"])
+                    html += chance(90) ? " \(attribute)=\"\(value)\"" : " \(attribute)='\(value)'"
+                }
+                html += ">"
+                open.append(name)
+            case 4...5:
+                if chance(90), let name = open.popLast() { html += "</\(name)>" } else { html += "</b>" }
+            case 6:
+                html += pick(["<br>", "<br/>", "<img src=\"\(url())\" alt=\"i\">", "<!-- c -->", "<"])
+            default:
+                html += pick(Self.texts)
+            }
+        }
+        if chance(80) { for name in open.reversed() { html += "</\(name)>" } }
+        return html
+    }
+}
