@@ -57,7 +57,11 @@ public struct HTMLSanitizer: Sendable {
     /// - Returns: the sanitized fragment; empty when nothing is left.
     public func sanitize(_ html: String, baseURL: URL?) -> String {
         let base = URLPolicy.usableBase(baseURL)
-        var output = render(InputBounds.prepare(html, maximumBytes: options.maximumInputBytes), base: base)
+        let first = render(InputBounds.prepare(html, maximumBytes: options.maximumInputBytes), base: base)
+        // A fragment read directly was not repaired, so there is nothing to settle: its output is read directly
+        // again to the same bytes (the fuzz target checks that it is idempotent like every other output).
+        if first.readDirectly { return String(decoding: first.bytes, as: UTF8.self) }
+        var output = first.bytes
         for _ in 0..<Self.settleRounds {
             // What sanitizing the output again does, except that the output is read whole even when it is longer
             // than the input limit.
@@ -65,7 +69,7 @@ public struct HTMLSanitizer: Sendable {
                 String(decoding: output, as: UTF8.self),
                 maximumBytes: max(options.maximumInputBytes, output.count)
             )
-            let again = render(input, base: base)
+            let again = render(input, base: base).bytes
             if again == output { return String(decoding: output, as: UTF8.self) }
             output = again
         }
@@ -79,7 +83,7 @@ public struct HTMLSanitizer: Sendable {
                 maximumBytes: max(options.maximumInputBytes, fallback.count)
             ),
             base: base
-        )
+        ).bytes
         return settled == fallback ? String(decoding: fallback, as: UTF8.self) : ""
     }
 
@@ -95,14 +99,17 @@ public struct HTMLSanitizer: Sendable {
 
     // MARK: - Private
 
-    private func render(_ bytes: [UInt8], base: URL?) -> [UInt8] {
+    /// The sanitized HTML of `bytes`, trimmed, and whether it was read directly (by ``SimpleFragmentReader``).
+    private func render(_ bytes: [UInt8], base: URL?) -> (bytes: [UInt8], readDirectly: Bool) {
         let walker = TreeWalker(options: options, base: base)
         let written: [UInt8]
+        var readDirectly = false
         if options.readsSimpleFragmentsDirectly, let direct = SimpleFragmentReader.render(bytes, walker: walker) {
             written = direct
+            readDirectly = true
         } else {
             let parsed = ParsedHTML(fragment: bytes)
-            guard let root = parsed.root else { return [] }
+            guard let root = parsed.root else { return ([], false) }
             var writer = HTMLWriter()
             withExtendedLifetime(parsed) { walker.walk(root, into: &writer) }
             written = writer.bytes
@@ -111,8 +118,9 @@ public struct HTMLSanitizer: Sendable {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C }
         guard let first = written.firstIndex(where: { !isSpace($0) }),
             let last = written.lastIndex(where: { !isSpace($0) })
-        else { return [] }
-        return Array(written[first...last])
+        else { return ([], readDirectly) }
+        if first == 0, last == written.count - 1 { return (written, readDirectly) }
+        return (Array(written[first...last]), readDirectly)
     }
 
     private func plainText(fromBytes bytes: [UInt8]) -> String {

@@ -30,40 +30,51 @@ struct HTMLWriter: TreeEmitter {
     mutating func unwrapped(_ element: String, starts: Bool) {}
 
     mutating func text(_ text: String) {
-        var text = Substring(text)
-        if afterPreStart { text = text.drop { $0 == "\n" } }
-        guard !text.isEmpty else { return }
+        var text = text
+        text.withUTF8 { self.text(utf8: $0) }
+    }
+
+    /// Text given as UTF-8, decoded.
+    mutating func text(utf8: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        if afterPreStart {
+            while start < utf8.count, utf8[start] == 0x0A { start += 1 }
+        }
+        guard start < utf8.count else { return }
         afterPreStart = false
-        Self.escape(String(text), quotes: false, into: &bytes)
+        Self.escape(utf8: UnsafeBufferPointer(rebasing: utf8[start...]), quotes: false, into: &bytes)
     }
 
     /// Appends `text` escaped, without control characters other than tab and line feed (a carriage return becomes
     /// a line feed, a form feed a space; C1 controls are dropped).
     static func escape(_ text: String, quotes: Bool, into bytes: inout [UInt8]) {
         var text = text
-        text.withUTF8 { utf8 in
-            var index = 0
-            while index < utf8.count {
-                // Copy the run of bytes that stay as they are in one go.
-                let runStart = index
-                while index < utf8.count, !needsEscaping(utf8[index], quotes: quotes) { index += 1 }
-                if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                guard index < utf8.count else { break }
-                let byte = utf8[index]
-                index += 1
-                switch byte {
-                case 0x26: bytes.append(contentsOf: "&amp;".utf8)
-                case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
-                case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
-                case 0x22 where quotes: bytes.append(contentsOf: "&quot;".utf8)
-                case 0x09, 0x0A: bytes.append(byte)
-                case 0x0D: bytes.append(0x0A)
-                case 0x0C: bytes.append(0x20)
-                case ..<0x20, 0x7F: continue
-                case 0xC2 where index < utf8.count && utf8[index] < 0xA0:
-                    index += 1  // a C1 control (U+0080 to U+009F)
-                default: bytes.append(byte)
-                }
+        text.withUTF8 { escape(utf8: $0, quotes: quotes, into: &bytes) }
+    }
+
+    /// ``escape(_:quotes:into:)`` for text given as UTF-8.
+    static func escape(utf8: UnsafeBufferPointer<UInt8>, quotes: Bool, into bytes: inout [UInt8]) {
+        var index = 0
+        while index < utf8.count {
+            // Copy the run of bytes that stay as they are in one go.
+            let runStart = index
+            while index < utf8.count, !needsEscaping(utf8[index], quotes: quotes) { index += 1 }
+            if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            guard index < utf8.count else { break }
+            let byte = utf8[index]
+            index += 1
+            switch byte {
+            case 0x26: bytes.append(contentsOf: "&amp;".utf8)
+            case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
+            case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
+            case 0x22 where quotes: bytes.append(contentsOf: "&quot;".utf8)
+            case 0x09, 0x0A: bytes.append(byte)
+            case 0x0D: bytes.append(0x0A)
+            case 0x0C: bytes.append(0x20)
+            case ..<0x20, 0x7F: continue
+            case 0xC2 where index < utf8.count && utf8[index] < 0xA0:
+                index += 1  // a C1 control (U+0080 to U+009F)
+            default: bytes.append(byte)
             }
         }
     }

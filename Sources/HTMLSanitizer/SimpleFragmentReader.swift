@@ -7,15 +7,16 @@
 /// libxml2 builds exactly the tree the tags spell, with no repair:
 ///
 /// - elements: the phrasing elements `a`, `abbr`, `b`, `cite`, `code`, `em`, `font`, `i`, `s`, `small`, `span`,
-///   `strike`, `strong`, `sub`, `sup`, `tt`, `u`, the void `br` and `img`, and the blocks `p`, `div`,
+///   `strike`, `strong`, `sub`, `sup`, `tt`, `u`, the void `br` and `img`, and the blocks `p`, `pre`, `div`,
 ///   `blockquote`, `ul`, `ol`, `li`;
 /// - every element explicitly closed, in order (void ones may be written `<br>` or `<br/>`); phrasing elements and
-///   `p` hold only text and phrasing elements, `a` holds no `a`, `ul` and `ol` hold only `li` and `li` is only in
+///   `p`, `pre` hold only text and phrasing elements, `a` holds no `a`, `ul` and `ol` hold only `li` and `li` is only in
 ///   them; at most 32 elements deep;
 /// - attributes: at most 16, named with letters, digits and `-`, each once, with a quoted value and no `<` in it;
-/// - references: `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&nbsp;`, and numeric ones for characters from U+0021 up
-///   that are neither C1 controls nor outside XML's character range;
-/// - no comment, declaration or processing instruction; no text directly in a list but white space.
+/// - references: `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&nbsp;`, numeric ones for characters from U+0021 up that
+///   are neither C1 controls nor outside XML's character range, and an `&` that starts no reference (`?a=1&b=2`);
+/// - no comment, declaration or processing instruction; no text directly in a list but white space;
+/// - no U+FFFE or U+FFFF (libxml2 drops them).
 ///
 /// The differential tests and the `FuzzHTMLSanitizer` target hold it to this: whenever it reads a fragment, the
 /// result equals libxml2's.
@@ -26,7 +27,7 @@ struct SimpleFragmentReader {
         case phrasing
         /// No content, no end tag.
         case void
-        /// `p`: text and phrasing elements inside.
+        /// `p`, `pre`: text and phrasing elements inside.
         case paragraph
         /// `div`, `blockquote`, `li`: anything of the subset inside (but `li` only in a list).
         case flow
@@ -43,7 +44,7 @@ struct SimpleFragmentReader {
             kinds[name] = .phrasing
         }
         for name in ["br", "img"] { kinds[name] = .void }
-        kinds["p"] = .paragraph
+        for name in ["p", "pre"] { kinds[name] = .paragraph }
         for name in ["div", "blockquote", "li"] { kinds[name] = .flow }
         for name in ["ul", "ol"] { kinds[name] = .list }
         return kinds
@@ -78,6 +79,12 @@ struct SimpleFragmentReader {
     /// The sanitized HTML of `bytes` (cleaned and bounded by ``InputBounds``), written as ``TreeWalker`` would
     /// write libxml2's tree of them, untrimmed; `nil` when the fragment is outside the subset.
     static func render(_ bytes: [UInt8], walker: TreeWalker) -> [UInt8]? {
+        // libxml2 drops the noncharacters U+FFFE and U+FFFF (EF BF BE, EF BF BF), which are not XML characters.
+        var position = bytes.startIndex
+        while let lead = bytes[position...].firstIndex(of: 0xEF) {
+            if lead + 2 < bytes.count, bytes[lead + 1] == 0xBF, bytes[lead + 2] >= 0xBE { return nil }
+            position = lead + 1
+        }
         var reader = SimpleFragmentReader(bytes: bytes, walker: walker)
         return reader.read() ? reader.writer.bytes : nil
     }
@@ -90,53 +97,93 @@ struct SimpleFragmentReader {
                 guard readTag() else { return false }
             } else {
                 let start = index
-                guard let text = readText() else { return false }
+                guard let decoded = readText() else { return false }
                 // A list holds only items, and white space between them.
                 if stack.last?.kind == .list,
                     !bytes[start..<index].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A })
                 {
                     return false
                 }
-                if droppedDepth == 0 { writer.text(text) }
+                guard droppedDepth == 0 else { continue }
+                if let decoded {
+                    decoded.withUnsafeBufferPointer { writer.text(utf8: $0) }
+                } else {
+                    bytes.withUnsafeBufferPointer {
+                        writer.text(utf8: UnsafeBufferPointer(rebasing: $0[start..<index]))
+                    }
+                }
             }
         }
         return stack.isEmpty
     }
 
-    /// Reads text up to the next `<` or the end, references decoded; `nil` for a reference outside the subset.
-    private mutating func readText() -> String? {
-        var decoded: [UInt8] = []
+    /// Reads text up to the next `<` or the end, references decoded: `.some(nil)` when it holds no reference (the
+    /// bytes read are the text), `nil` for a reference outside the subset.
+    private mutating func readText() -> [UInt8]?? {
+        var decoded: [UInt8]?
         var runStart = index
         while index < bytes.count, bytes[index] != 0x3C {
             if bytes[index] == 0x26 {  // &
-                decoded.append(contentsOf: bytes[runStart..<index])
-                guard let scalar = readReference() else { return nil }
-                decoded.append(contentsOf: String(scalar).utf8)
+                var text = decoded ?? []
+                text.append(contentsOf: bytes[runStart..<index])
+                guard readReference(into: &text) else { return nil }
+                decoded = text
                 runStart = index
             } else {
                 index += 1
             }
         }
-        decoded.append(contentsOf: bytes[runStart..<index])
-        return String(decoding: decoded, as: UTF8.self)
+        decoded?.append(contentsOf: bytes[runStart..<index])
+        return .some(decoded)
     }
 
-    /// Reads the reference at `index` (at its `&`) and moves past it; `nil` when it is outside the subset.
-    private mutating func readReference() -> Unicode.Scalar? {
-        guard let semicolon = bytes[index..<min(bytes.count, index + 12)].firstIndex(of: 0x3B) else { return nil }
-        let body = bytes[(index + 1)..<semicolon]
-        let scalar: Unicode.Scalar?
-        switch Array(body) {
-        case Array("amp".utf8): scalar = "&"
-        case Array("lt".utf8): scalar = "<"
-        case Array("gt".utf8): scalar = ">"
-        case Array("quot".utf8): scalar = "\""
-        case Array("nbsp".utf8): scalar = "\u{A0}"
-        default: scalar = Self.numericReference(body)
+    /// Reads the reference at `index` (at its `&`), moves past it and appends what libxml2 makes of it to
+    /// `decoded`; `false` when it is outside the subset.
+    ///
+    /// As libxml2 reads it: `&#…;` is a character; `&name;` a named character (only five names are in the subset);
+    /// `&name` without `;` and an `&` not followed by a name stay as written (`?a=1&b=2` is common in links).
+    private mutating func readReference(into decoded: inout [UInt8]) -> Bool {
+        let start = index
+        index += 1
+        if index < bytes.count, bytes[index] == 0x23 {  // #
+            guard let semicolon = bytes[index..<min(bytes.count, index + 10)].firstIndex(of: 0x3B),
+                let scalar = Self.numericReference(bytes[index..<semicolon])
+            else { return false }
+            index = semicolon + 1
+            decoded.append(contentsOf: String(scalar).utf8)
+            return true
         }
-        guard let scalar else { return nil }
-        index = semicolon + 1
-        return scalar
+        let nameStart = index
+        while index < bytes.count, Self.isLetter(bytes[index]) || (index > nameStart && Self.isDigit(bytes[index])) {
+            index += 1
+        }
+        let name = bytes[nameStart..<index]
+        let next = index < bytes.count ? bytes[index] : 0
+        // libxml2's names also take `_`, `:`, `.`, `-` and non-ASCII letters: leave those to it.
+        if next >= 0x80 || next == 0x5F || next == 0x3A || (!name.isEmpty && (next == 0x2E || next == 0x2D)) {
+            return false
+        }
+        guard next == 0x3B, !name.isEmpty else {
+            decoded.append(contentsOf: bytes[start..<index])  // `&` or `&name`, as written
+            return true
+        }
+        let scalar: Unicode.Scalar
+        if name.elementsEqual("amp".utf8) {
+            scalar = "&"
+        } else if name.elementsEqual("lt".utf8) {
+            scalar = "<"
+        } else if name.elementsEqual("gt".utf8) {
+            scalar = ">"
+        } else if name.elementsEqual("quot".utf8) {
+            scalar = "\""
+        } else if name.elementsEqual("nbsp".utf8) {
+            scalar = "\u{A0}"
+        } else {
+            return false  // one of libxml2's other named characters, or a name it keeps as written
+        }
+        index += 1
+        decoded.append(contentsOf: String(scalar).utf8)
+        return true
     }
 
     /// The character of a numeric reference's body (`#65`, `#x41`) when it is in the subset.
@@ -271,7 +318,11 @@ struct SimpleFragmentReader {
         case 0x20, 0x09, 0x0A, 0x2F, 0x3E, 0x3D: break
         default: return nil
         }
-        return String(decoding: bytes[start..<index].map { $0 | 0x20 }, as: UTF8.self)
+        let name = bytes[start..<index]
+        if name.contains(where: { (0x41...0x5A).contains($0) }) {
+            return String(decoding: name.map { $0 | 0x20 }, as: UTF8.self)
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// A value in double or single quotes, references decoded.
@@ -287,8 +338,7 @@ struct SimpleFragmentReader {
                 return nil
             case 0x26:
                 decoded.append(contentsOf: bytes[runStart..<index])
-                guard let scalar = readReference() else { return nil }
-                decoded.append(contentsOf: String(scalar).utf8)
+                guard readReference(into: &decoded) else { return nil }
                 runStart = index
             default:
                 index += 1
@@ -308,6 +358,10 @@ struct SimpleFragmentReader {
             index += 1
         }
         return index > start
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte)
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

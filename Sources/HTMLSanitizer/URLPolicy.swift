@@ -29,19 +29,25 @@ enum URLPolicy {
             case .mailto:
                 return encoded
             case .http:
-                // An http(s) URL must parse and have a host, or it is not a link anyone can follow.
-                if isPlainHTTPURL(encodedBytes) { return encoded }
-                guard let url = URL(string: encoded), let host = url.host, !host.isEmpty else { return nil }
-                return encoded
+                return hasHost(encoded, bytes: encodedBytes) ? encoded : nil
             case .other:
                 return nil
             }
         }
         guard let base else { return encoded }
-        guard let resolved = URL(string: encoded, relativeTo: base)?.absoluteURL.absoluteString,
-            scheme(ofBytes: Array(resolved.utf8)) == .http
-        else { return nil }
+        // A reference such as `///a` resolves to `https:///a`, which has no host: checked like any other.
+        guard let resolved = URL(string: encoded, relativeTo: base)?.absoluteURL.absoluteString else { return nil }
+        let resolvedBytes = Array(resolved.utf8)
+        guard scheme(ofBytes: resolvedBytes) == .http, hasHost(resolved, bytes: resolvedBytes) else { return nil }
         return resolved
+    }
+
+    /// Whether the http(s) URL `url` (whose UTF-8 is `bytes`) parses and has a host: otherwise it is not a link
+    /// anyone can follow.
+    private static func hasHost(_ url: String, bytes: [UInt8]) -> Bool {
+        if isPlainHTTPURL(bytes) { return true }
+        guard let host = URL(string: url)?.host else { return false }
+        return !host.isEmpty
     }
 
     /// `base` when it is an absolute http(s) URL with a host, else `nil`.
@@ -130,16 +136,14 @@ enum URLPolicy {
     /// query and fragment characters only (percent signs followed by two hex digits, at most one `#`). Most links
     /// are; the others are left to Foundation's parser.
     static func isPlainHTTPURL(_ url: [UInt8]) -> Bool {
-        var index = 0
-        for expected in Array("http".utf8) {
-            guard index < url.count, url[index] | 0x20 == expected else { return false }
-            index += 1
+        guard url.count > 7, url[0] | 0x20 == 0x68, url[1] | 0x20 == 0x74, url[2] | 0x20 == 0x74,
+            url[3] | 0x20 == 0x70
+        else { return false }  // http
+        var index = url[4] | 0x20 == 0x73 ? 5 : 4  // s
+        guard index + 3 <= url.count, url[index] == 0x3A, url[index + 1] == 0x2F, url[index + 2] == 0x2F else {
+            return false  // ://
         }
-        if index < url.count, url[index] | 0x20 == 0x73 { index += 1 }  // s
-        for expected in Array("://".utf8) {
-            guard index < url.count, url[index] == expected else { return false }
-            index += 1
-        }
+        index += 3
         let hostStart = index
         while index < url.count, isLetterOrDigit(url[index]) || url[index] == 0x2E || url[index] == 0x2D {
             index += 1
