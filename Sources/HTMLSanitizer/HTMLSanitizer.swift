@@ -57,11 +57,15 @@ public struct HTMLSanitizer: Sendable {
     /// - Returns: the sanitized fragment; empty when nothing is left.
     public func sanitize(_ html: String, baseURL: URL?) -> String {
         let base = URLPolicy.usableBase(baseURL)
-        let first = render(InputBounds.prepare(html, maximumBytes: options.maximumInputBytes), base: base)
-        // A fragment read directly was not repaired, so there is nothing to settle: its output is read directly
-        // again to the same bytes (the fuzz target checks that it is idempotent like every other output).
-        if first.readDirectly { return String(decoding: first.bytes, as: UTF8.self) }
-        var output = first.bytes
+        let cleaned = InputBounds.clean(html, maximumBytes: options.maximumInputBytes)
+        if options.readsSimpleFragmentsDirectly,
+            let direct = SimpleFragmentReader.render(cleaned, walker: TreeWalker(options: options, base: base))
+        {
+            // Read directly, so not repaired: there is nothing to settle, and its output is read directly again to
+            // the same bytes (the tests and the fuzz target check that it is idempotent like every other output).
+            return String(decoding: Self.trimmed(direct), as: UTF8.self)
+        }
+        var output = render(InputBounds.cut(cleaned), base: base, readingDirectly: false)
         for _ in 0..<Self.settleRounds {
             // What sanitizing the output again does, except that the output is read whole even when it is longer
             // than the input limit.
@@ -69,7 +73,7 @@ public struct HTMLSanitizer: Sendable {
                 String(decoding: output, as: UTF8.self),
                 maximumBytes: max(options.maximumInputBytes, output.count)
             )
-            let again = render(input, base: base).bytes
+            let again = render(input, base: base)
             if again == output { return String(decoding: output, as: UTF8.self) }
             output = again
         }
@@ -83,7 +87,7 @@ public struct HTMLSanitizer: Sendable {
                 maximumBytes: max(options.maximumInputBytes, fallback.count)
             ),
             base: base
-        ).bytes
+        )
         return settled == fallback ? String(decoding: fallback, as: UTF8.self) : ""
     }
 
@@ -99,28 +103,30 @@ public struct HTMLSanitizer: Sendable {
 
     // MARK: - Private
 
-    /// The sanitized HTML of `bytes`, trimmed, and whether it was read directly (by ``SimpleFragmentReader``).
-    private func render(_ bytes: [UInt8], base: URL?) -> (bytes: [UInt8], readDirectly: Bool) {
+    /// The sanitized HTML of `bytes`, trimmed: read directly when `readingDirectly` and the options allow it and
+    /// ``SimpleFragmentReader`` takes it, else through libxml2's tree.
+    private func render(_ bytes: [UInt8], base: URL?, readingDirectly: Bool = true) -> [UInt8] {
         let walker = TreeWalker(options: options, base: base)
-        let written: [UInt8]
-        var readDirectly = false
-        if options.readsSimpleFragmentsDirectly, let direct = SimpleFragmentReader.render(bytes, walker: walker) {
-            written = direct
-            readDirectly = true
-        } else {
-            let parsed = ParsedHTML(fragment: bytes)
-            guard let root = parsed.root else { return ([], false) }
-            var writer = HTMLWriter()
-            withExtendedLifetime(parsed) { walker.walk(root, into: &writer) }
-            written = writer.bytes
+        if readingDirectly, options.readsSimpleFragmentsDirectly,
+            let direct = SimpleFragmentReader.render(bytes, walker: walker)
+        {
+            return Self.trimmed(direct)
         }
-        // White space around the fragment means nothing, and libxml2 keeps only some of it.
+        let parsed = ParsedHTML(fragment: bytes)
+        guard let root = parsed.root else { return [] }
+        var writer = HTMLWriter()
+        withExtendedLifetime(parsed) { walker.walk(root, into: &writer) }
+        return Self.trimmed(writer.bytes)
+    }
+
+    /// `written` without the white space around it: it means nothing there, and libxml2 keeps only some of it.
+    private static func trimmed(_ written: [UInt8]) -> [UInt8] {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C }
         guard let first = written.firstIndex(where: { !isSpace($0) }),
             let last = written.lastIndex(where: { !isSpace($0) })
-        else { return ([], readDirectly) }
-        if first == 0, last == written.count - 1 { return (written, readDirectly) }
-        return (Array(written[first...last]), readDirectly)
+        else { return [] }
+        if first == 0, last == written.count - 1 { return written }
+        return Array(written[first...last])
     }
 
     private func plainText(fromBytes bytes: [UInt8]) -> String {

@@ -14,8 +14,15 @@ enum InputBounds {
     /// characters other than tab and line feed, with carriage returns turned into line feeds (as HTML parsers do)
     /// and form feeds into spaces, then cut again by ``cut(_:)``.
     static func prepare(_ html: String, maximumBytes: Int) -> [UInt8] {
+        cut(clean(html, maximumBytes: maximumBytes))
+    }
+
+    /// ``prepare(_:maximumBytes:)`` without ``cut(_:)``: for ``SimpleFragmentReader``, which refuses every
+    /// fragment the cut would change (it reads at most 32 levels and 16 attributes per tag, well below the cut's
+    /// limits).
+    static func clean(_ html: String, maximumBytes: Int) -> [UInt8] {
         var html = html
-        let bytes = html.withUTF8 { utf8 in
+        return html.withUTF8 { utf8 in
             // Most fragments need no change at all: copy them whole.
             if utf8.count <= maximumBytes, !utf8.indices.contains(where: { needsCleaning(utf8, at: $0) }) {
                 return Array(utf8)
@@ -50,7 +57,6 @@ enum InputBounds {
             }
             return bytes
         }
-        return cut(bytes)
     }
 
     /// `bytes` up to the first tag that nests deeper than ``nestingLimit`` or has more than ``attributeLimit``

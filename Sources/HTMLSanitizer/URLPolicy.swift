@@ -20,7 +20,10 @@ enum URLPolicy {
 
     /// The URL to write for `value`, or `nil` to drop the attribute.
     static func clean(_ value: String, base: URL?) -> String? {
-        let flattened = flatten(Array(value.utf8))
+        let bytes = Array(value.utf8)
+        // Most links are plain http(s) URLs, which every step below leaves as they are.
+        if isPlainHTTPURL(bytes), !mayHoldHTML5Reference(bytes) { return value }
+        let flattened = flatten(bytes)
         guard !flattened.isEmpty else { return nil }
         let encodedBytes = percentEncodeUnsafe(flattened)
         let encoded = String(decoding: encodedBytes, as: UTF8.self)
@@ -136,6 +139,37 @@ enum URLPolicy {
     /// query and fragment characters only (percent signs followed by two hex digits, at most one `#`). Most links
     /// are; the others are left to Foundation's parser.
     static func isPlainHTTPURL(_ url: [UInt8]) -> Bool {
+        url.withUnsafeBufferPointer { isPlainHTTPURL($0) }
+    }
+
+    /// The bytes that may follow the host in a plain URL (see ``isPlainHTTPURL(_:)-swift.method``), but `%` and
+    /// `#`: RFC 3986's unreserved and sub-delimiter characters, `:`, `@`, `/` and `?`.
+    private static let plainPathBytes: [Bool] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case 0x2D, 0x2E, 0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x3A, 0x40,
+            0x2F, 0x3F:
+            true  // - . _ ~ ! $ & ' ( ) * + , ; = : @ / ?
+        default: false
+        }
+    }
+
+    /// Whether `url` holds an `&` followed by the start of `colon;`, `tab;` or `newline;` (any case).
+    private static func mayHoldHTML5Reference(_ url: [UInt8]) -> Bool {
+        var index = 0
+        while let ampersand = url[index...].firstIndex(of: 0x26) {
+            if ampersand + 1 < url.count {
+                switch url[ampersand + 1] | 0x20 {
+                case 0x63, 0x74, 0x6E: return true  // c t n
+                default: break
+                }
+            }
+            index = ampersand + 1
+        }
+        return false
+    }
+
+    private static func isPlainHTTPURL(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
         guard url.count > 7, url[0] | 0x20 == 0x68, url[1] | 0x20 == 0x74, url[2] | 0x20 == 0x74,
             url[3] | 0x20 == 0x70
         else { return false }  // http
@@ -159,8 +193,13 @@ enum URLPolicy {
             return false
         }
         var seenFragment = false
+        let plain = plainPathBytes
         while index < url.count {
             let byte = url[index]
+            if plain[Int(byte)] {
+                index += 1
+                continue
+            }
             switch byte {
             case 0x23:  // #
                 guard !seenFragment else { return false }
@@ -170,11 +209,8 @@ enum URLPolicy {
                     return false
                 }
                 index += 2
-            case 0x2D, 0x2E, 0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x3A,
-                0x40, 0x2F, 0x3F:
-                break  // - . _ ~ ! $ & ' ( ) * + , ; = : @ / ?
             default:
-                guard isLetterOrDigit(byte) else { return false }
+                return false
             }
             index += 1
         }
