@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TributaryCore", package: "Tributary"),
                 .product(name: "FeedParser", package: "Tributary"),
+                .product(name: "HTMLSanitizer", package: "Tributary"),
             ],
             path: "Benchmarks/FeedParserBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -52,9 +52,7 @@ struct ItemBuilder {
         } else if let description {
             item.contentHTML = description
         }
-        if let sanitizer, let html = item.contentHTML {
-            item.contentHTML = sanitizer.sanitize(html, baseURL: baseURL)
-        }
+        if let sanitizer { item.sanitizeContent(with: sanitizer, baseURL: baseURL) }
         if let atomContentText { item.contentText = atomContentText }
         if let summary {
             if item.contentHTML == nil, item.contentText == nil {

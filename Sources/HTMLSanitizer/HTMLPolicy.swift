@@ -87,4 +87,47 @@ enum HTMLPolicy {
     static func rule(for attribute: String, on element: String) -> Rule? {
         elementAttributes[element]?[attribute] ?? globalAttributes[attribute]
     }
+
+    /// What the tables above say about one element, looked up once: the sanitizer reads many small fragments,
+    /// and hashing the same names against five tables per element was a good part of its time.
+    struct Element: Sendable {
+        /// The element's name, lower case.
+        let name: String
+        /// Dropped with everything inside it.
+        let dropsContent: Bool
+        /// Written (with its allowed attributes) rather than unwrapped.
+        let isAllowed: Bool
+        /// No content, no end tag.
+        let isVoid: Bool
+        /// The attributes it keeps, with their rules: the element's own, then the global ones.
+        let attributes: [(name: String, rule: Rule)]
+
+        init(_ name: String) {
+            self.name = name
+            dropsContent =
+                HTMLPolicy.droppedWithContent.contains(name) && !HTMLPolicy.droppedVoidElements.contains(name)
+            isAllowed = HTMLPolicy.allowedElements.contains(name)
+            isVoid = HTMLPolicy.voidElements.contains(name)
+            let own = HTMLPolicy.elementAttributes[name] ?? [:]
+            let global = HTMLPolicy.globalAttributes.filter { own[$0.key] == nil }
+            attributes = (own.sorted { $0.key < $1.key } + global.sorted { $0.key < $1.key })
+                .map { (name: $0.key, rule: $0.value) }
+        }
+
+        /// The rule for `attribute` on this element, or `nil` when it is dropped.
+        func rule(for attribute: String) -> Rule? {
+            attributes.first { $0.name == attribute }?.rule
+        }
+
+        /// The element named `name` (lower case): from a table for every element the policy names.
+        static func named(_ name: String) -> Element {
+            known[name] ?? Element(name)
+        }
+
+        private static let known: [String: Element] = Dictionary(
+            uniqueKeysWithValues: allowedElements.union(droppedWithContent).union(voidElements).map {
+                ($0, Element($0))
+            }
+        )
+    }
 }

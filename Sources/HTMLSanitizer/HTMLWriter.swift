@@ -54,11 +54,12 @@ struct HTMLWriter: TreeEmitter {
 
     /// ``escape(_:quotes:into:)`` for text given as UTF-8.
     static func escape(utf8: UnsafeBufferPointer<UInt8>, quotes: Bool, into bytes: inout [UInt8]) {
+        let table = quotes ? escapedInAttributes : escapedInText
         var index = 0
         while index < utf8.count {
             // Copy the run of bytes that stay as they are in one go.
             let runStart = index
-            while index < utf8.count, !needsEscaping(utf8[index], quotes: quotes) { index += 1 }
+            while index < utf8.count, !table[Int(utf8[index])] { index += 1 }
             if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             guard index < utf8.count else { break }
             let byte = utf8[index]
@@ -79,7 +80,11 @@ struct HTMLWriter: TreeEmitter {
         }
     }
 
-    /// Whether `escape(_:quotes:into:)` may have to write `byte` differently (a C1 control starts with 0xC2).
+    /// The bytes `escape(_:quotes:into:)` may have to write differently in text (a C1 control starts with 0xC2),
+    /// and in attribute values (`"` too).
+    private static let escapedInText: [Bool] = (0...255).map { needsEscaping(UInt8($0), quotes: false) }
+    private static let escapedInAttributes: [Bool] = (0...255).map { needsEscaping(UInt8($0), quotes: true) }
+
     private static func needsEscaping(_ byte: UInt8, quotes: Bool) -> Bool {
         switch byte {
         case 0x26, 0x3C, 0x3E, 0xC2, ..<0x20, 0x7F: true

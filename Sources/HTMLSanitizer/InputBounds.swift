@@ -24,7 +24,7 @@ enum InputBounds {
         var html = html
         return html.withUTF8 { utf8 in
             // Most fragments need no change at all: copy them whole.
-            if utf8.count <= maximumBytes, !utf8.indices.contains(where: { needsCleaning(utf8, at: $0) }) {
+            if utf8.count <= maximumBytes, !needsCleaning(utf8) {
                 return Array(utf8)
             }
             var bytes: [UInt8] = []
@@ -149,6 +149,19 @@ enum InputBounds {
         if byte < 0x20 { return byte != 0x09 && byte != 0x0A }
         return byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0)
     }
+
+    /// Whether any character of `utf8` needs cleaning: one table lookup per byte, the exact check only for the
+    /// few bytes that may start such a character.
+    private static func needsCleaning(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let candidates = cleaningCandidates
+        for index in utf8.indices where candidates[Int(utf8[index])] {
+            if needsCleaning(utf8, at: index) { return true }
+        }
+        return false
+    }
+
+    /// The bytes that may start a character ``needsCleaning(_:at:)`` is true for.
+    private static let cleaningCandidates: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)

@@ -35,7 +35,8 @@ struct SimpleFragmentReader {
         case list
     }
 
-    private static let kinds: [String: Kind] = {
+    /// The subset's elements: how each may nest, and what the policy says about it.
+    private static let elements: [String: (kind: Kind, policy: HTMLPolicy.Element)] = {
         var kinds: [String: Kind] = [:]
         for name in [
             "a", "abbr", "b", "cite", "code", "em", "font", "i", "s", "small", "span", "strike", "strong", "sub", "sup",
@@ -47,7 +48,7 @@ struct SimpleFragmentReader {
         for name in ["p", "pre"] { kinds[name] = .paragraph }
         for name in ["div", "blockquote", "li"] { kinds[name] = .flow }
         for name in ["ul", "ol"] { kinds[name] = .list }
-        return kinds
+        return Dictionary(uniqueKeysWithValues: kinds.map { ($0.key, ($0.value, HTMLPolicy.Element.named($0.key))) })
     }()
 
     private static let maximumNesting = 32
@@ -61,7 +62,8 @@ struct SimpleFragmentReader {
         var dropped: Bool
     }
 
-    private let bytes: [UInt8]
+    /// The fragment; valid while ``render(_:walker:)`` runs.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let walker: TreeWalker
     private var index = 0
     private var stack: [Open] = []
@@ -70,8 +72,11 @@ struct SimpleFragmentReader {
     /// How many of the open elements are dropped with their content: nothing inside them is written.
     private var droppedDepth = 0
     private var writer = HTMLWriter()
+    /// The attributes of the start tag being read.
+    private var attributeNames: [String] = []
+    private var attributeValues: [String] = []
 
-    private init(bytes: [UInt8], walker: TreeWalker) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, walker: TreeWalker) {
         self.bytes = bytes
         self.walker = walker
     }
@@ -85,8 +90,10 @@ struct SimpleFragmentReader {
             if lead + 2 < bytes.count, bytes[lead + 1] == 0xBF, bytes[lead + 2] >= 0xBE { return nil }
             position = lead + 1
         }
-        var reader = SimpleFragmentReader(bytes: bytes, walker: walker)
-        return reader.read() ? reader.writer.bytes : nil
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = SimpleFragmentReader(bytes: buffer, walker: walker)
+            return reader.read() ? reader.writer.bytes : nil
+        }
     }
 
     // MARK: - Private
@@ -108,9 +115,7 @@ struct SimpleFragmentReader {
                 if let decoded {
                     decoded.withUnsafeBufferPointer { writer.text(utf8: $0) }
                 } else {
-                    bytes.withUnsafeBufferPointer {
-                        writer.text(utf8: UnsafeBufferPointer(rebasing: $0[start..<index]))
-                    }
+                    writer.text(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 }
             }
         }
@@ -187,7 +192,7 @@ struct SimpleFragmentReader {
     }
 
     /// The character of a numeric reference's body (`#65`, `#x41`) when it is in the subset.
-    private static func numericReference(_ body: ArraySlice<UInt8>) -> Unicode.Scalar? {
+    private static func numericReference(_ body: Slice<UnsafeBufferPointer<UInt8>>) -> Unicode.Scalar? {
         guard body.first == 0x23 else { return nil }  // #
         var digits = body.dropFirst()
         var radix: UInt32 = 10
@@ -218,7 +223,9 @@ struct SimpleFragmentReader {
         index += 1
         let isEnd = index < bytes.count && bytes[index] == 0x2F  // /
         if isEnd { index += 1 }
-        guard let name = readName(allowingHyphen: false), let kind = Self.kinds[name] else { return false }
+        guard let name = readName(allowingHyphen: false), let (kind, element) = Self.elements[name] else {
+            return false
+        }
         if isEnd {
             skipSpaces()
             guard index < bytes.count, bytes[index] == 0x3E, let open = stack.popLast(), open.name == name else {
@@ -228,8 +235,10 @@ struct SimpleFragmentReader {
             close(open)
             return true
         }
-        var names: [String] = []
-        var values: [String] = []
+        // Reused from tag to tag: most tags have an attribute or two, and two arrays per tag were a good part of
+        // the allocations.
+        attributeNames.removeAll(keepingCapacity: true)
+        attributeValues.removeAll(keepingCapacity: true)
         while true {
             let hadSpace = skipSpaces()
             guard index < bytes.count else { return false }
@@ -242,22 +251,23 @@ struct SimpleFragmentReader {
                 index += 2
                 break
             }
-            guard hadSpace, names.count < Self.maximumAttributes, let attribute = readName(allowingHyphen: true),
-                !names.contains(attribute)
+            guard hadSpace, attributeNames.count < Self.maximumAttributes,
+                let attribute = readName(allowingHyphen: true), !attributeNames.contains(attribute)
             else { return false }
             skipSpaces()
             guard index < bytes.count, bytes[index] == 0x3D else { return false }  // =
             index += 1
             skipSpaces()
             guard let value = readQuotedValue() else { return false }
-            names.append(attribute)
-            values.append(value)
+            attributeNames.append(attribute)
+            attributeValues.append(value)
         }
-        return open(name, kind: kind, names: names, values: values)
+        return open(element, kind: kind)
     }
 
-    /// Checks that `name` may start here and hands it to the policy.
-    private mutating func open(_ name: String, kind: Kind, names: [String], values: [String]) -> Bool {
+    /// Checks that `element` may start here and hands it, with the attributes just read, to the policy.
+    private mutating func open(_ element: HTMLPolicy.Element, kind: Kind) -> Bool {
+        let name = element.name
         let parent = stack.last?.kind
         switch (kind, parent) {
         case (.phrasing, .list), (.void, .list): return false
@@ -275,7 +285,8 @@ struct SimpleFragmentReader {
         if droppedDepth > 0 {
             open.dropped = true
         } else {
-            switch walker.decide(name, depth: depth, attributeNames: names, value: { values[$0] }) {
+            let values = attributeValues
+            switch walker.decide(element, depth: depth, attributeNames: attributeNames, value: { values[$0] }) {
             case .drop:
                 open.dropped = true
             case .write(let kept, let isVoid):

@@ -88,16 +88,23 @@ struct TreeWalker {
         attributeNames: Names,
         value: (Int) -> String
     ) -> Decision where Names.Index == Int {
-        if HTMLPolicy.droppedWithContent.contains(name), !HTMLPolicy.droppedVoidElements.contains(name) {
-            return .drop
-        }
-        let isVoid = HTMLPolicy.voidElements.contains(name)
-        if HTMLPolicy.allowedElements.contains(name), depth < options.maximumDepth,
-            let kept = keptAttributes(of: name, names: attributeNames, value: value)
+        decide(HTMLPolicy.Element.named(name), depth: depth, attributeNames: attributeNames, value: value)
+    }
+
+    /// ``decide(_:depth:attributeNames:value:)`` for an element already looked up.
+    func decide<Names: Collection<String>>(
+        _ element: HTMLPolicy.Element,
+        depth: Int,
+        attributeNames: Names,
+        value: (Int) -> String
+    ) -> Decision where Names.Index == Int {
+        if element.dropsContent { return .drop }
+        if element.isAllowed, depth < options.maximumDepth,
+            let kept = keptAttributes(of: element, names: attributeNames, value: value)
         {
-            return .write(kept, isVoid: isVoid)
+            return .write(kept, isVoid: element.isVoid)
         }
-        return isVoid ? .nothing : .unwrap
+        return element.isVoid ? .nothing : .unwrap
     }
 
     // MARK: - Private
@@ -105,17 +112,16 @@ struct TreeWalker {
     /// The attributes `element` keeps, checked; `nil` when the element itself must be dropped (an image without a
     /// usable source, or any image when images are not kept).
     private func keptAttributes<Names: Collection<String>>(
-        of element: String,
+        of element: HTMLPolicy.Element,
         names: Names,
         value: (Int) -> String
     ) -> [(name: String, value: String)]? where Names.Index == Int {
         var kept: [(name: String, value: String)] = []
         for (index, name) in zip(names.indices, names) {
-            guard let rule = HTMLPolicy.rule(for: name, on: element), !kept.contains(where: { $0.name == name })
-            else { continue }
+            guard let rule = element.rule(for: name), !kept.contains(where: { $0.name == name }) else { continue }
             if let value = check(value(index), rule: rule) { kept.append((name, value)) }
         }
-        switch element {
+        switch element.name {
         case "img":
             guard options.keepsImages, kept.contains(where: { $0.name == "src" }) else { return nil }
         case "a" where kept.contains(where: { $0.name == "href" }):

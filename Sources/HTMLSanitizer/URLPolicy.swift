@@ -20,10 +20,10 @@ enum URLPolicy {
 
     /// The URL to write for `value`, or `nil` to drop the attribute.
     static func clean(_ value: String, base: URL?) -> String? {
-        let bytes = Array(value.utf8)
         // Most links are plain http(s) URLs, which every step below leaves as they are.
-        if isPlainHTTPURL(bytes), !mayHoldHTML5Reference(bytes) { return value }
-        let flattened = flatten(bytes)
+        var value = value
+        if value.withUTF8({ isPlainHTTPURL($0) && !mayHoldHTML5Reference($0) }) { return value }
+        let flattened = flatten(Array(value.utf8))
         guard !flattened.isEmpty else { return nil }
         let encodedBytes = percentEncodeUnsafe(flattened)
         let encoded = String(decoding: encodedBytes, as: UTF8.self)
@@ -155,7 +155,7 @@ enum URLPolicy {
     }
 
     /// Whether `url` holds an `&` followed by the start of `colon;`, `tab;` or `newline;` (any case).
-    private static func mayHoldHTML5Reference(_ url: [UInt8]) -> Bool {
+    private static func mayHoldHTML5Reference(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while let ampersand = url[index...].firstIndex(of: 0x26) {
             if ampersand + 1 < url.count {

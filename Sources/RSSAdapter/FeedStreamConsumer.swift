@@ -94,9 +94,8 @@ final class FeedStreamConsumer {
     /// The item with its `content_html` made safe (SRC-7), as the parser would have made it (the parser resolved
     /// relative URLs against the `xml:base` chain and the feed's URL already).
     private func sanitized(_ item: FeedItem) -> FeedItem {
-        guard let html = item.contentHTML else { return item }
         var item = item
-        item.contentHTML = sanitizer.sanitize(html, baseURL: baseURL)
+        item.sanitizeContent(with: sanitizer, baseURL: baseURL)
         return item
     }
 

@@ -6,5 +6,5 @@ import Benchmark
 /// Every benchmark works on 1,000 values per iteration with `scalingFactor: .kilo`, so the scaled metrics (marked
 /// `*` in the output: time, malloc counts) read per value: per date, per item.
 func benchmarks() -> [Benchmark] {
-    CoreBenchmarks.register() + ParserBenchmarks.register()
+    CoreBenchmarks.register() + ParserBenchmarks.register() + SanitizerBenchmarks.register()
 }
