@@ -20,6 +20,11 @@ struct HTMLWriter: TreeEmitter {
         afterPreStart = element == "pre"
     }
 
+    /// Makes room for `count` bytes of output.
+    mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(count)
+    }
+
     mutating func end(_ element: String) {
         bytes.append(contentsOf: "</".utf8)
         bytes.append(contentsOf: element.utf8)

@@ -92,6 +92,8 @@ struct SimpleFragmentReader {
         }
         return bytes.withUnsafeBufferPointer { buffer in
             var reader = SimpleFragmentReader(bytes: buffer, walker: walker)
+            // The output is about as long as the input (links gain `rel` and `target`, `font` tags go).
+            reader.writer.reserveCapacity(bytes.count + bytes.count / 4 + 64)
             return reader.read() ? reader.writer.bytes : nil
         }
     }
@@ -341,23 +343,28 @@ struct SimpleFragmentReader {
         guard index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27 else { return nil }
         let quote = bytes[index]
         index += 1
-        var decoded: [UInt8] = []
+        let start = index
+        // Only a value with a reference in it needs a buffer of its own.
+        var decoded: [UInt8]?
         var runStart = index
         while index < bytes.count, bytes[index] != quote {
             switch bytes[index] {
             case 0x3C:
                 return nil
             case 0x26:
-                decoded.append(contentsOf: bytes[runStart..<index])
-                guard readReference(into: &decoded) else { return nil }
+                var value = decoded ?? []
+                value.append(contentsOf: bytes[runStart..<index])
+                guard readReference(into: &value) else { return nil }
+                decoded = value
                 runStart = index
             default:
                 index += 1
             }
         }
         guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        guard var decoded else { return String(decoding: bytes[start..<index], as: UTF8.self) }
         decoded.append(contentsOf: bytes[runStart..<index])
-        index += 1
         return String(decoding: decoded, as: UTF8.self)
     }
 
