@@ -24,9 +24,12 @@ public import Foundation
 ///
 /// The output is well-formed (every element closed, in order), and idempotent: sanitizing it again returns it
 /// unchanged (as long as it is within the input limit: an input close to the limit can give a longer output, through
-/// escaping, end tags and resolved URLs, and a second pass reads only the limit's worth of it). libxml2 repairs broken markup much as browsers do, but not always the same way, so the sanitizer
-/// writes the tree, parses its own output again and repeats until nothing changes (normally after one check); if
-/// that does not settle within a few rounds, the result is the escaped plain text.
+/// escaping, end tags and resolved URLs, and a second pass reads only the limit's worth of it). libxml2 repairs
+/// broken markup much as browsers do, but not always the same way, so after a libxml2 parse the sanitizer writes the
+/// tree, parses its own output again and repeats until nothing changes (normally after one check); if that does not
+/// settle within a few rounds, the result is the escaped plain text. A fragment read directly was not repaired, and
+/// its output is read directly again to the same bytes, so it needs no such check (tests and the fuzz target check
+/// that it holds).
 ///
 /// Bounds: at most ``Options-swift.struct/maximumInputBytes`` of input are read; the input is also cut where its
 /// elements nest deeper than 512 or a tag has more than 128 attributes (which only hostile input does), and
