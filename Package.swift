@@ -60,7 +60,8 @@ let adapterTargets: [Target] = adapters.flatMap { adapter -> [Target] in
         ),
         Target.testTarget(
             name: "\(adapter.name)AdapterTests",
-            dependencies: [adapterTarget, "TributaryCore", "AdapterConformance"] + adapter.testDependencies,
+            dependencies: [adapterTarget, "TributaryCore", "AdapterConformance", "TestSupport"]
+                + adapter.testDependencies,
             resources: [.copy("Fixtures")]
         ),
     ]
@@ -138,6 +139,18 @@ let package = Package(
         // `scripts/bench-push.sh`: items per second and latency of the push path (a benchmark, not a test).
         .executableTarget(name: "PushBenchmark", dependencies: ["PushAdapter", "TributaryCore"]),
 
+        // What the test targets share: a loopback HTTP server, an event recorder, temporary directories, and the
+        // external programs (validators, a browser) some tests run.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "TributaryCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "TributaryCoreTests",
             dependencies: ["TributaryCore"],
@@ -145,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RenderersTests",
-            dependencies: ["Renderers", "TributaryCore"],
+            dependencies: ["Renderers", "TributaryCore", "TestSupport"],
             resources: [.copy("Golden")]
         ),
         .testTarget(
@@ -156,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
-                "TributaryCLI", "TributaryCore", "tributary", "SQLiteStore",
+                "TributaryCLI", "TributaryCore", "tributary", "SQLiteStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -163,3 +163,25 @@ struct AggregationRun {
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
+
+extension AggregationRun {
+    /// The run a command asks for with its `options` and `state` option groups and `--since`: the store beside
+    /// feeds.json (unless `--no-state`), the logger of `--verbose`, and ``RunClock``.
+    init(
+        configuration: FeedsConfiguration,
+        registry: SourceRegistry,
+        options: ConfigOptions,
+        state: StateOptions,
+        since: SinceOption?
+    ) {
+        self.init(
+            configuration: configuration,
+            registry: registry,
+            logger: options.makeLogger(),
+            now: RunClock.now(),
+            storeURL: state.storeURL(for: configuration),
+            lockTimeout: state.lockTimeout,
+            since: since
+        )
+    }
+}

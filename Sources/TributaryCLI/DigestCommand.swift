@@ -63,10 +63,8 @@ struct DigestCommand: AsyncParsableCommand {
         let run = AggregationRun(
             configuration: configuration,
             registry: registry,
-            logger: options.makeLogger(),
-            now: RunClock.now(),
-            storeURL: state.storeURL(for: configuration),
-            lockTimeout: state.lockTimeout,
+            options: options,
+            state: state,
             since: since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))

@@ -34,10 +34,8 @@ struct SummaryCommand: AsyncParsableCommand {
         let run = AggregationRun(
             configuration: configuration,
             registry: registry,
-            logger: options.makeLogger(),
-            now: RunClock.now(),
-            storeURL: state.storeURL(for: configuration),
-            lockTimeout: state.lockTimeout,
+            options: options,
+            state: state,
             since: since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))

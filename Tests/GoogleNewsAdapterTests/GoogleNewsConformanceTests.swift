@@ -3,6 +3,7 @@ import Foundation
 import GoogleNewsAdapter
 import Hummingbird
 import NIOCore
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -3,6 +3,7 @@ import GoogleNewsAdapter
 import Hummingbird
 import NIOCore
 import RSSAdapter
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import RSSAdapter
+import TestSupport
 import Testing
 import TributaryCore
 

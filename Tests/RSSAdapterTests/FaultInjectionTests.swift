@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import RSSAdapter
 import SQLiteStore
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -2,6 +2,7 @@ import FeedParser
 import Foundation
 import Hummingbird
 import NIOCore
+import TestSupport
 
 /// The routes the RSS adapter is tested against, each reproducing one server behaviour.
 enum FeedServer {

@@ -1,6 +1,7 @@
 import AdapterConformance
 import Foundation
 import RSSAdapter
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -2,6 +2,7 @@ import FeedParser
 import Foundation
 import Hummingbird
 import RSSAdapter
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Renderers
+import TestSupport
 import Testing
 import TributaryCore
 

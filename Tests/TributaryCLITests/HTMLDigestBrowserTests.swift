@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Loads digests in headless Chromium (`--dump-dom`, which runs scripts and prints the DOM afterwards) and checks

@@ -1,24 +1,24 @@
 import Dispatch
 import Foundation
-import Testing
+public import Testing
 
 /// A program from the system (a validator, a browser) that some tests run. Such a test is skipped, with a message
 /// saying what to install, only when the program is missing and `CI` is not `true`: on CI it always runs, so a
 /// missing tool fails it rather than hiding it.
-struct ExternalTool {
+public struct ExternalTool: Sendable {
     /// The names to look for on `PATH`, in order.
-    var names: [String]
+    public var names: [String]
     /// How to install it, for the skip message.
-    var install: String
+    public var install: String
 
-    /// Headless Chromium (Debian's `chromium`), which loads the HTML digest as a browser would.
-    static let chromium = ExternalTool(
-        names: ["chromium", "chromium-browser", "google-chrome"],
-        install: "apt-get install chromium"
-    )
+    /// Describes a program: the names to look for on `PATH`, in order, and how to install it.
+    public init(names: [String], install: String) {
+        self.names = names
+        self.install = install
+    }
 
     /// The program's path, or `nil` when it is not on `PATH`.
-    var path: String? {
+    public var path: String? {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for name in names {
             for directory in directories {
@@ -30,19 +30,19 @@ struct ExternalTool {
     }
 
     /// Whether this is a CI run (`CI=true`), where every tool must be present.
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// Whether tests that need the program should run: it is installed, or this is CI (where its absence fails).
-    var shouldRun: Bool { path != nil || Self.isCI }
+    public var shouldRun: Bool { path != nil || Self.isCI }
 
     /// The message shown when the tests are skipped.
-    var skipMessage: Comment {
+    public var skipMessage: Comment {
         "\(names[0]) is not installed (\(install)); skipped because CI is not set"
     }
 
     /// Runs the program with `arguments`, feeding it `input`; returns its exit status, standard output and error.
     /// The program is terminated if it runs longer than `timeLimit` seconds, so a hung tool fails the test.
-    func run(
+    public func run(
         _ arguments: [String],
         input: String = "",
         timeLimit: Double = 120
@@ -73,7 +73,9 @@ struct ExternalTool {
         )
     }
 
-    struct ToolError: Error, CustomStringConvertible {
-        var description: String
+    /// The program is missing on CI.
+    public struct ToolError: Error, CustomStringConvertible {
+        /// What is missing and how to install it.
+        public var description: String
     }
 }
