@@ -83,11 +83,6 @@ enum HTMLPolicy {
         "details": ["open": .boolean],
     ]
 
-    /// The rule for `attribute` on `element`, or `nil` when it is dropped.
-    static func rule(for attribute: String, on element: String) -> Rule? {
-        elementAttributes[element]?[attribute] ?? globalAttributes[attribute]
-    }
-
     /// What the tables above say about one element, looked up once: the sanitizer reads many small fragments,
     /// and hashing the same names against five tables per element was a good part of its time.
     struct Element: Sendable {

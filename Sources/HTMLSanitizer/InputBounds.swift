@@ -88,7 +88,7 @@ enum InputBounds {
                 }
                 continue
             }
-            guard cursor < count, isLetter(bytes[cursor]) else {
+            guard cursor < count, bytes[cursor].isASCIILetter else {
                 index = cursor
                 continue
             }
@@ -163,10 +163,6 @@ enum InputBounds {
     /// The bytes that may start a character ``needsCleaning(_:at:)`` is true for.
     private static let cleaningCandidates: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
@@ -177,7 +173,7 @@ enum InputBounds {
     private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
-            hash = (hash ^ UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)) &* 0x100_0000_01B3
+            hash = (hash ^ UInt64(byte.asciiLowercased)) &* 0x100_0000_01B3
         }
         return hash
     }

@@ -161,7 +161,7 @@ struct SimpleFragmentReader {
             return true
         }
         let nameStart = index
-        while index < bytes.count, Self.isLetter(bytes[index]) || (index > nameStart && Self.isDigit(bytes[index])) {
+        while index < bytes.count, bytes[index].isASCIILetter || (index > nameStart && bytes[index].isASCIIDigit) {
             index += 1
         }
         let name = bytes[nameStart..<index]
@@ -319,9 +319,9 @@ struct SimpleFragmentReader {
     /// followed by a space, `/`, `>` or `=`.
     private mutating func readName(allowingHyphen: Bool) -> String? {
         let start = index
-        guard index < bytes.count, Self.isLetter(bytes[index]) else { return nil }
+        guard index < bytes.count, bytes[index].isASCIILetter else { return nil }
         while index < bytes.count,
-            Self.isLetter(bytes[index]) || (0x30...0x39).contains(bytes[index])
+            bytes[index].isASCIILetter || bytes[index].isASCIIDigit
                 || (allowingHyphen && bytes[index] == 0x2D)
         {
             index += 1
@@ -333,7 +333,7 @@ struct SimpleFragmentReader {
         }
         let name = bytes[start..<index]
         if name.contains(where: { (0x41...0x5A).contains($0) }) {
-            return String(decoding: name.map { $0 | 0x20 }, as: UTF8.self)
+            return String(decoding: name.map(\.asciiLowercased), as: UTF8.self)
         }
         return String(decoding: name, as: UTF8.self)
     }
@@ -378,11 +378,4 @@ struct SimpleFragmentReader {
         return index > start
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte)
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
 }

@@ -154,16 +154,15 @@ enum URLPolicy {
         }
     }
 
-    /// Whether `url` holds an `&` followed by the start of `colon;`, `tab;` or `newline;` (any case).
+    /// The first letter of each of ``html5References`` after its `&`, in lower case.
+    private static let html5ReferenceStarts = Set(html5References.map { $0.reference[1] })
+
+    /// Whether `url` holds an `&` followed by the first letter of one of ``html5References`` (any case).
     private static func mayHoldHTML5Reference(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+        let starts = html5ReferenceStarts
         var index = 0
         while let ampersand = url[index...].firstIndex(of: 0x26) {
-            if ampersand + 1 < url.count {
-                switch url[ampersand + 1] | 0x20 {
-                case 0x63, 0x74, 0x6E: return true  // c t n
-                default: break
-                }
-            }
+            if ampersand + 1 < url.count, starts.contains(url[ampersand + 1].asciiLowercased) { return true }
             index = ampersand + 1
         }
         return false
@@ -179,7 +178,9 @@ enum URLPolicy {
         }
         index += 3
         let hostStart = index
-        while index < url.count, isLetterOrDigit(url[index]) || url[index] == 0x2E || url[index] == 0x2D {
+        while index < url.count,
+            url[index].isASCIILetter || url[index].isASCIIDigit || url[index] == 0x2E || url[index] == 0x2D
+        {
             index += 1
         }
         guard index > hostStart else { return false }
@@ -205,7 +206,7 @@ enum URLPolicy {
                 guard !seenFragment else { return false }
                 seenFragment = true
             case 0x25:  // %
-                guard index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) else {
+                guard index + 2 < url.count, url[index + 1].isASCIIHexDigit, url[index + 2].isASCIIHexDigit else {
                     return false
                 }
                 index += 2
@@ -219,23 +220,15 @@ enum URLPolicy {
 
     // MARK: - Private
 
-    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
-
     /// The bytes of the scheme: an ASCII letter, then letters, digits, `+`, `-` or `.`, up to the first `:`.
     private static func schemeRange(of url: [UInt8]) -> Range<Int>? {
         for (index, byte) in url.enumerated() {
             if byte == 0x3A { return index == 0 ? nil : 0..<index }
-            let isLetter = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            let isLetter = byte.isASCIILetter
             if index == 0 {
                 guard isLetter else { return nil }
             } else {
-                guard isLetter || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+                guard isLetter || byte.isASCIIDigit || byte == 0x2B || byte == 0x2D || byte == 0x2E
                 else { return nil }
             }
         }
@@ -252,7 +245,7 @@ enum URLPolicy {
         var index = 0
         while index < bytes.count {
             if bytes[index] == 0x26, index + pattern.count <= bytes.count,
-                zip(bytes[index..<index + pattern.count], pattern).allSatisfy({ lowered($0) == $1 })
+                zip(bytes[index..<index + pattern.count], pattern).allSatisfy({ $0.asciiLowercased == $1 })
             {
                 result.append(contentsOf: replacement)
                 index += pattern.count
@@ -262,10 +255,6 @@ enum URLPolicy {
             }
         }
         return result
-    }
-
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// `bytes` without leading and trailing tab, Zs, Cc and Cf characters.
