@@ -44,12 +44,12 @@ struct TemplateChecker {
                 // A transform (`count(entries)`) turns a list into a value.
                 guard !tag.content.contains("(") else { break }
                 switch value {
-                case .list, .texts:
+                case .value(.list), .value(.texts):
                     throw error(
                         line,
                         "'\(tag.content)' is \(value.kindName); write {{#\(tag.content)}}...{{/\(tag.content)}}"
                     )
-                case .text, .flag, .number, .scope:
+                case .value(.text), .value(.flag), .value(.number), .scope:
                     break
                 }
             case .section(let inverted):
@@ -59,9 +59,9 @@ struct TemplateChecker {
                     scopes.append(.transparent)
                 } else {
                     switch value {
-                    case .list(let keys): scopes.append(.object(keys))
-                    case .flag: scopes.append(.transparent)
-                    case .text, .number, .texts: scopes.append(.value)
+                    case .value(.list(let keys)): scopes.append(.object(keys))
+                    case .value(.flag): scopes.append(.transparent)
+                    case .value(.text), .value(.number), .value(.texts): scopes.append(.value)
                     case .scope(let scope): scopes.append(scope)
                     }
                 }
@@ -104,27 +104,12 @@ struct TemplateChecker {
 
     /// A resolved name: a key's value, or (for `.`) the current scope.
     private enum Resolved {
-        case text, flag, number, texts
-        case list([String: TemplateValue])
+        case value(TemplateValue)
         case scope(Scope)
-
-        init(_ value: TemplateValue) {
-            switch value {
-            case .text: self = .text
-            case .flag: self = .flag
-            case .number: self = .number
-            case .texts: self = .texts
-            case .list(let keys): self = .list(keys)
-            }
-        }
 
         var kindName: String {
             switch self {
-            case .text: "text"
-            case .flag: "true or false"
-            case .number: "a number"
-            case .texts: "a list of text"
-            case .list: "a list"
+            case .value(let value): value.kindName
             case .scope: "the current value"
             }
         }
@@ -155,7 +140,7 @@ struct TemplateChecker {
             if parts.count > 1 {
                 throw error(line, "'\(name)': '\(first)' is \(value.kindName), which has no key '\(parts[1])'")
             }
-            return Resolved(value)
+            return .value(value)
         }
         var known: [String] = []
         for scope in scopes.reversed() {
