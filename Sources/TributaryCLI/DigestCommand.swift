@@ -29,13 +29,7 @@ struct DigestCommand: AsyncParsableCommand {
 
     @OptionGroup var state: StateOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "Only items first seen after this: last (the previous digest), a duration (48h, 7d) or an RFC 3339 date.",
-            valueName: "last|duration|date"
-        )
-    )
-    var since: SinceOption?
+    @OptionGroup var window: SinceOptions
 
     @Option(name: [.short, .long], help: "Where to write the digest; - for standard output.")
     var output: String?
@@ -65,7 +59,7 @@ struct DigestCommand: AsyncParsableCommand {
             registry: registry,
             options: options,
             state: state,
-            since: since
+            since: window.since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
 

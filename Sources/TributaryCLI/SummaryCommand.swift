@@ -17,13 +17,7 @@ struct SummaryCommand: AsyncParsableCommand {
 
     @OptionGroup var state: StateOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "Only items first seen after this: last (the previous digest), a duration (48h, 7d) or an RFC 3339 date.",
-            valueName: "last|duration|date"
-        )
-    )
-    var since: SinceOption?
+    @OptionGroup var window: SinceOptions
 
     @Flag(name: [.short, .long], help: "Report only failures and warnings on standard error.")
     var quiet = false
@@ -36,7 +30,7 @@ struct SummaryCommand: AsyncParsableCommand {
             registry: registry,
             options: options,
             state: state,
-            since: since
+            since: window.since
         )
         let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
         let markdown = try RendererFactory.make(.markdown).render(outcome.digest)

@@ -22,7 +22,7 @@ import TributaryCore
         let digest = try #require(
             try TributaryCommand.parseAsRoot(["digest", "--since", "last", "--state", "s.sqlite"]) as? DigestCommand
         )
-        #expect(digest.since == .last)
+        #expect(digest.window.since == .last)
         #expect(digest.state.statePath == "s.sqlite")
         let summary = try #require(try TributaryCommand.parseAsRoot(["summary", "--no-state"]) as? SummaryCommand)
         #expect(summary.state.noState)
