@@ -126,6 +126,7 @@ let package = Package(
                 "TributaryCore",
                 "Renderers",
                 "FeedParser",
+                "HTMLSanitizer",
                 "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
-                "TributaryCLI", "TributaryCore", "tributary", "SQLiteStore", "TestSupport",
+                "TributaryCLI", "TributaryCore", "tributary", "FeedParser", "SQLiteStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -84,8 +84,9 @@ enum HTMLPolicy {
     ]
 
     /// What the tables above say about one element, looked up once: the sanitizer reads many small fragments,
-    /// and hashing the same names against five tables per element was a good part of its time.
-    struct Element: Sendable {
+    /// and hashing the same names against five tables per element was a good part of its time. A class, so that
+    /// passing one around costs one reference count, not one per table.
+    final class Element: Sendable {
         /// The element's name, lower case.
         let name: String
         /// Dropped with everything inside it.
@@ -96,6 +97,14 @@ enum HTMLPolicy {
         let isVoid: Bool
         /// The attributes it keeps, with their rules: the element's own, then the global ones.
         let attributes: [(name: String, rule: Rule)]
+        /// ``name`` as UTF-8, for writers and readers that work on bytes.
+        let nameBytes: [UInt8]
+        /// The names of ``attributes`` as UTF-8, in the same order.
+        let attributeNameBytes: [[UInt8]]
+        /// The position in ``attributes`` of `src`, which an image must keep, and of `href`, which makes a link
+        /// get `rel` and `target`.
+        let sourceIndex: Int?
+        let linkIndex: Int?
 
         init(_ name: String) {
             self.name = name
@@ -107,11 +116,24 @@ enum HTMLPolicy {
             let global = HTMLPolicy.globalAttributes.filter { own[$0.key] == nil }
             attributes = (own.sorted { $0.key < $1.key } + global.sorted { $0.key < $1.key })
                 .map { (name: $0.key, rule: $0.value) }
+            nameBytes = Array(name.utf8)
+            attributeNameBytes = attributes.map { Array($0.name.utf8) }
+            sourceIndex = attributes.firstIndex { $0.name == "src" }
+            linkIndex = attributes.firstIndex { $0.name == "href" }
         }
 
-        /// The rule for `attribute` on this element, or `nil` when it is dropped.
-        func rule(for attribute: String) -> Rule? {
-            attributes.first { $0.name == attribute }?.rule
+        /// The position in ``attributes`` of the attribute named `name` (UTF-8, compared ASCII
+        /// case-insensitively), or `nil` when it is dropped.
+        func attributeIndex(named name: UnsafeBufferPointer<UInt8>) -> Int? {
+            for (index, candidate) in attributeNameBytes.enumerated() where candidate.count == name.count {
+                var equal = true
+                for offset in 0..<name.count where name[offset].asciiLowercased != candidate[offset] {
+                    equal = false
+                    break
+                }
+                if equal { return index }
+            }
+            return nil
         }
 
         /// The element named `name` (lower case): from a table for every element the policy names.

@@ -60,14 +60,24 @@ public struct HTMLSanitizer: Sendable {
     /// - Returns: the sanitized fragment; empty when nothing is left.
     public func sanitize(_ html: String, baseURL: URL?) -> String {
         let base = URLPolicy.usableBase(baseURL)
-        let cleaned = InputBounds.clean(html, maximumBytes: options.maximumInputBytes)
-        if options.readsSimpleFragmentsDirectly,
-            let direct = SimpleFragmentReader.render(cleaned, walker: TreeWalker(options: options, base: base))
-        {
-            // Read directly, so not repaired: there is nothing to settle, and its output is read directly again to
-            // the same bytes (the tests and the fuzz target check that it is idempotent like every other output).
-            return String(decoding: Self.trimmed(direct), as: UTF8.self)
+        if options.readsSimpleFragmentsDirectly {
+            var html = html
+            let walker = TreeWalker(options: options, base: base)
+            let maximumBytes = options.maximumInputBytes
+            // Most fragments need no cleaning: they are read where they are, without a copy.
+            let direct = html.withUTF8 { utf8 in
+                InputBounds.isClean(utf8, maximumBytes: maximumBytes)
+                    ? SimpleFragmentReader.render(utf8, walker: walker)
+                    : SimpleFragmentReader.render(InputBounds.clean(utf8, maximumBytes: maximumBytes), walker: walker)
+            }
+            if let direct {
+                // Read directly, so not repaired: there is nothing to settle, and its output is read directly again
+                // to the same bytes (the tests and the fuzz target check that it is idempotent like every other
+                // output).
+                return String(decoding: Self.trimmed(direct), as: UTF8.self)
+            }
         }
+        let cleaned = InputBounds.clean(html, maximumBytes: options.maximumInputBytes)
         var output = render(InputBounds.cut(cleaned), base: base, readingDirectly: false)
         for _ in 0..<Self.settleRounds {
             // What sanitizing the output again does, except that the output is read whole even when it is longer

@@ -20,6 +20,42 @@ struct HTMLWriter: TreeEmitter {
         afterPreStart = element == "pre"
     }
 
+    /// An allowed element's start tag, with the attributes the policy kept of those its tag had.
+    mutating func start(
+        _ element: HTMLPolicy.Element,
+        attributes: StartTagAttributes,
+        kept: [TreeWalker.KeptAttribute]
+    ) {
+        bytes.append(0x3C)
+        bytes.append(contentsOf: element.nameBytes)
+        attributes.withNamesAndValues { _, value in
+            for attribute in kept {
+                bytes.append(0x20)
+                switch attribute.name {
+                case .attribute(let index): bytes.append(contentsOf: element.attributeNameBytes[index])
+                case .rel: bytes.append(contentsOf: "rel".utf8)
+                case .target: bytes.append(contentsOf: "target".utf8)
+                }
+                bytes.append(contentsOf: "=\"".utf8)
+                switch attribute.value {
+                case .asRead(let position): Self.escape(utf8: value(position), quotes: true, into: &bytes)
+                case .checked(let checked): Self.escape(checked, quotes: true, into: &bytes)
+                }
+                bytes.append(0x22)
+            }
+        }
+        bytes.append(0x3E)
+        afterPreStart = element.name == "pre"
+    }
+
+    /// The end tag of an element passed to ``start(_:attributes:kept:)``.
+    mutating func end(_ element: HTMLPolicy.Element) {
+        bytes.append(contentsOf: "</".utf8)
+        bytes.append(contentsOf: element.nameBytes)
+        bytes.append(0x3E)
+        afterPreStart = false
+    }
+
     /// Makes room for `count` bytes of output.
     mutating func reserveCapacity(_ count: Int) {
         bytes.reserveCapacity(count)
@@ -64,6 +100,11 @@ struct HTMLWriter: TreeEmitter {
         while index < utf8.count {
             // Copy the run of bytes that stay as they are in one go.
             let runStart = index
+            index = ByteScan.skip(utf8, from: index) { word in
+                ByteScan.below(word, 0x20) | ByteScan.equal(word, 0x26) | ByteScan.equal(word, 0x3C)
+                    | ByteScan.equal(word, 0x3E) | ByteScan.equal(word, 0x7F) | ByteScan.equal(word, 0xC2)
+                    | (quotes ? ByteScan.equal(word, 0x22) : 0)
+            }
             while index < utf8.count, !table[Int(utf8[index])] { index += 1 }
             if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             guard index < utf8.count else { break }

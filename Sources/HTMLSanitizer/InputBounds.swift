@@ -22,41 +22,49 @@ enum InputBounds {
     /// limits).
     static func clean(_ html: String, maximumBytes: Int) -> [UInt8] {
         var html = html
-        return html.withUTF8 { utf8 in
-            // Most fragments need no change at all: copy them whole.
-            if utf8.count <= maximumBytes, !needsCleaning(utf8) {
-                return Array(utf8)
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(min(utf8.count, maximumBytes))
-            var previousWasCR = false
-            var index = 0
-            while index < utf8.count {
-                let byte = utf8[index]
-                // The length of the character that starts here (the input is valid UTF-8).
-                let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-                defer { index += length }
-                if byte == 0x0D {
-                    previousWasCR = true
-                    guard bytes.count < maximumBytes else { break }
-                    bytes.append(0x0A)
-                    continue
-                }
-                defer { previousWasCR = false }
-                if byte == 0x0A, previousWasCR { continue }
-                if byte == 0x0C {
-                    // A space to HTML, an invalid character to libxml2.
-                    guard bytes.count < maximumBytes else { break }
-                    bytes.append(0x20)
-                    continue
-                }
-                if byte < 0x20, byte != 0x09, byte != 0x0A { continue }
-                if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0) { continue }
-                guard bytes.count + length <= maximumBytes, index + length <= utf8.count else { break }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<index + length]))
-            }
-            return bytes
+        return html.withUTF8 { clean($0, maximumBytes: maximumBytes) }
+    }
+
+    /// Whether ``clean(_:maximumBytes:)-(UnsafeBufferPointer<UInt8>,_)`` leaves `utf8` as it is.
+    static func isClean(_ utf8: UnsafeBufferPointer<UInt8>, maximumBytes: Int) -> Bool {
+        utf8.count <= maximumBytes && !needsCleaning(utf8)
+    }
+
+    /// ``clean(_:maximumBytes:)-(String,_)`` for valid UTF-8.
+    static func clean(_ utf8: UnsafeBufferPointer<UInt8>, maximumBytes: Int) -> [UInt8] {
+        // Most fragments need no change at all: copy them whole.
+        if isClean(utf8, maximumBytes: maximumBytes) {
+            return Array(utf8)
         }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(utf8.count, maximumBytes))
+        var previousWasCR = false
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            // The length of the character that starts here (the input is valid UTF-8).
+            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            defer { index += length }
+            if byte == 0x0D {
+                previousWasCR = true
+                guard bytes.count < maximumBytes else { break }
+                bytes.append(0x0A)
+                continue
+            }
+            defer { previousWasCR = false }
+            if byte == 0x0A, previousWasCR { continue }
+            if byte == 0x0C {
+                // A space to HTML, an invalid character to libxml2.
+                guard bytes.count < maximumBytes else { break }
+                bytes.append(0x20)
+                continue
+            }
+            if byte < 0x20, byte != 0x09, byte != 0x0A { continue }
+            if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0) { continue }
+            guard bytes.count + length <= maximumBytes, index + length <= utf8.count else { break }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<index + length]))
+        }
+        return bytes
     }
 
     /// `bytes` up to the first tag that nests deeper than ``nestingLimit`` or has more than ``attributeLimit``
@@ -150,12 +158,18 @@ enum InputBounds {
         return byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0)
     }
 
-    /// Whether any character of `utf8` needs cleaning: one table lookup per byte, the exact check only for the
-    /// few bytes that may start such a character.
+    /// Whether any character of `utf8` needs cleaning: eight bytes at a time, the exact check only for the few
+    /// bytes that may start such a character.
     private static func needsCleaning(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let candidates = cleaningCandidates
-        for index in utf8.indices where candidates[Int(utf8[index])] {
-            if needsCleaning(utf8, at: index) { return true }
+        var index = 0
+        while index < utf8.count {
+            index = ByteScan.skip(utf8, from: index) { word in
+                ByteScan.below(word, 0x20) | ByteScan.equal(word, 0x7F) | ByteScan.equal(word, 0xC2)
+            }
+            guard index < utf8.count else { break }
+            if candidates[Int(utf8[index])], needsCleaning(utf8, at: index) { return true }
+            index += 1
         }
         return false
     }

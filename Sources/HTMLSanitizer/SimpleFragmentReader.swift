@@ -35,36 +35,64 @@ struct SimpleFragmentReader {
         case list
     }
 
-    /// The subset's elements: how each may nest, and what the policy says about it.
-    private static let elements: [String: (kind: Kind, policy: HTMLPolicy.Element)] = {
-        var kinds: [String: Kind] = [:]
-        for name in [
+    /// An element of the subset: its name, how it may nest, and what the policy says about it.
+    private struct Entry {
+        let name: [UInt8]
+        let kind: Kind
+        let policy: HTMLPolicy.Element
+        /// `a`, which may not hold another `a`.
+        let isLink: Bool
+        /// `li`, which is only in a list.
+        let isListItem: Bool
+
+        init(_ name: String, _ kind: Kind) {
+            self.name = Array(name.utf8)
+            self.kind = kind
+            policy = HTMLPolicy.Element.named(name)
+            isLink = name == "a"
+            isListItem = name == "li"
+        }
+    }
+
+    /// The subset's elements.
+    private static let entries: [Entry] = {
+        let phrasing = [
             "a", "abbr", "b", "cite", "code", "em", "font", "i", "s", "small", "span", "strike", "strong", "sub", "sup",
             "tt", "u",
-        ] {
-            kinds[name] = .phrasing
-        }
-        for name in ["br", "img"] { kinds[name] = .void }
-        for name in ["p", "pre"] { kinds[name] = .paragraph }
-        for name in ["div", "blockquote", "li"] { kinds[name] = .flow }
-        for name in ["ul", "ol"] { kinds[name] = .list }
-        return Dictionary(uniqueKeysWithValues: kinds.map { ($0.key, ($0.value, HTMLPolicy.Element.named($0.key))) })
+        ]
+        return phrasing.map { Entry($0, .phrasing) } + ["br", "img"].map { Entry($0, .void) }
+            + ["p", "pre"].map { Entry($0, .paragraph) } + ["div", "blockquote", "li"].map { Entry($0, .flow) }
+            + ["ul", "ol"].map { Entry($0, .list) }
     }()
+
+    /// For each first letter, `a` to `z`, the positions in ``entries`` of the elements whose name starts with it.
+    private static let entriesByFirstLetter: [[Int]] = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { letter in
+        entries.indices.filter { entries[$0].name[0] == letter }
+    }
 
     private static let maximumNesting = 32
     private static let maximumAttributes = 16
 
     private struct Open {
-        var name: String
-        var kind: Kind
+        /// A position in ``entries``.
+        var entry: Int
         /// Whether its start tag was written (else it was unwrapped or dropped).
         var written: Bool
         var dropped: Bool
     }
 
-    /// The fragment; valid while ``render(_:walker:)`` runs.
+    /// What a reference reads as.
+    private enum Reference {
+        /// A character.
+        case character(Unicode.Scalar)
+        /// The reference's bytes as written (an `&` that starts no reference, or `&name` without `;`).
+        case asWritten
+    }
+
+    /// The fragment; valid while ``render(_:walker:)-(UnsafeBufferPointer<UInt8>,_)`` runs.
     private let bytes: UnsafeBufferPointer<UInt8>
     private let walker: TreeWalker
+    private let entries = Self.entries
     private var index = 0
     private var stack: [Open] = []
     private var depth = 0
@@ -72,9 +100,9 @@ struct SimpleFragmentReader {
     /// How many of the open elements are dropped with their content: nothing inside them is written.
     private var droppedDepth = 0
     private var writer = HTMLWriter()
-    /// The attributes of the start tag being read.
-    private var attributeNames: [String] = []
-    private var attributeValues: [String] = []
+    /// The attributes of the start tag being read, and those the policy keeps: reused from tag to tag.
+    private var attributes = StartTagAttributes()
+    private var kept: [TreeWalker.KeptAttribute] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, walker: TreeWalker) {
         self.bytes = bytes
@@ -83,19 +111,22 @@ struct SimpleFragmentReader {
 
     /// The sanitized HTML of `bytes` (cleaned and bounded by ``InputBounds``), written as ``TreeWalker`` would
     /// write libxml2's tree of them, untrimmed; `nil` when the fragment is outside the subset.
-    static func render(_ bytes: [UInt8], walker: TreeWalker) -> [UInt8]? {
+    static func render(_ bytes: UnsafeBufferPointer<UInt8>, walker: TreeWalker) -> [UInt8]? {
         // libxml2 drops the noncharacters U+FFFE and U+FFFF (EF BF BE, EF BF BF), which are not XML characters.
         var position = bytes.startIndex
         while let lead = bytes[position...].firstIndex(of: 0xEF) {
             if lead + 2 < bytes.count, bytes[lead + 1] == 0xBF, bytes[lead + 2] >= 0xBE { return nil }
             position = lead + 1
         }
-        return bytes.withUnsafeBufferPointer { buffer in
-            var reader = SimpleFragmentReader(bytes: buffer, walker: walker)
-            // The output is about as long as the input (links gain `rel` and `target`, `font` tags go).
-            reader.writer.reserveCapacity(bytes.count + bytes.count / 4 + 64)
-            return reader.read() ? reader.writer.bytes : nil
-        }
+        var reader = SimpleFragmentReader(bytes: bytes, walker: walker)
+        // The output is about as long as the input (links gain `rel` and `target`, `font` tags go).
+        reader.writer.reserveCapacity(bytes.count + bytes.count / 4 + 64)
+        return reader.read() ? reader.writer.bytes : nil
+    }
+
+    /// ``render(_:walker:)-(UnsafeBufferPointer<UInt8>,_)`` for bytes in an array.
+    static func render(_ bytes: [UInt8], walker: TreeWalker) -> [UInt8]? {
+        bytes.withUnsafeBufferPointer { render($0, walker: walker) }
     }
 
     // MARK: - Private
@@ -105,60 +136,49 @@ struct SimpleFragmentReader {
             if bytes[index] == 0x3C {  // <
                 guard readTag() else { return false }
             } else {
-                let start = index
-                guard let decoded = readText() else { return false }
-                // A list holds only items, and white space between them.
-                if stack.last?.kind == .list,
-                    !bytes[start..<index].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A })
-                {
-                    return false
-                }
-                guard droppedDepth == 0 else { continue }
-                if let decoded {
-                    decoded.withUnsafeBufferPointer { writer.text(utf8: $0) }
-                } else {
-                    writer.text(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                }
+                guard readText() else { return false }
             }
         }
         return stack.isEmpty
     }
 
-    /// Reads text up to the next `<` or the end, references decoded: `.some(nil)` when it holds no reference (the
-    /// bytes read are the text), `nil` for a reference outside the subset.
-    private mutating func readText() -> [UInt8]?? {
-        var decoded: [UInt8]?
+    /// Reads text up to the next `<` or the end and writes it, references decoded; `false` for a reference outside
+    /// the subset, or text other than white space directly in a list.
+    private mutating func readText() -> Bool {
+        // A list holds only items, and white space between them.
+        let inList = stack.last.map { entries[$0.entry].kind == .list } ?? false
         var runStart = index
         while index < bytes.count, bytes[index] != 0x3C {
-            if bytes[index] == 0x26 {  // &
-                var text = decoded ?? []
-                text.append(contentsOf: bytes[runStart..<index])
-                guard readReference(into: &text) else { return nil }
-                decoded = text
-                runStart = index
-            } else {
+            let byte = bytes[index]
+            if inList, byte != 0x20, byte != 0x09, byte != 0x0A { return false }
+            guard byte == 0x26 else {  // &
                 index += 1
+                continue
+            }
+            let ampersand = index
+            guard let reference = readReference() else { return false }
+            if case .character(let scalar) = reference, droppedDepth == 0 {
+                writer.text(utf8: UnsafeBufferPointer(rebasing: bytes[runStart..<ampersand]))
+                withUTF8(of: scalar) { writer.text(utf8: $0) }
+                runStart = index
             }
         }
-        decoded?.append(contentsOf: bytes[runStart..<index])
-        return .some(decoded)
+        if droppedDepth == 0 { writer.text(utf8: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+        return true
     }
 
-    /// Reads the reference at `index` (at its `&`), moves past it and appends what libxml2 makes of it to
-    /// `decoded`; `false` when it is outside the subset.
+    /// Reads the reference at `index` (at its `&`) and moves past it; `nil` when it is outside the subset.
     ///
     /// As libxml2 reads it: `&#…;` is a character; `&name;` a named character (only five names are in the subset);
     /// `&name` without `;` and an `&` not followed by a name stay as written (`?a=1&b=2` is common in links).
-    private mutating func readReference(into decoded: inout [UInt8]) -> Bool {
-        let start = index
+    private mutating func readReference() -> Reference? {
         index += 1
         if index < bytes.count, bytes[index] == 0x23 {  // #
             guard let semicolon = bytes[index..<min(bytes.count, index + 10)].firstIndex(of: 0x3B),
                 let scalar = Self.numericReference(bytes[index..<semicolon])
-            else { return false }
+            else { return nil }
             index = semicolon + 1
-            decoded.append(contentsOf: String(scalar).utf8)
-            return true
+            return .character(scalar)
         }
         let nameStart = index
         while index < bytes.count, bytes[index].isASCIILetter || (index > nameStart && bytes[index].isASCIIDigit) {
@@ -168,12 +188,9 @@ struct SimpleFragmentReader {
         let next = index < bytes.count ? bytes[index] : 0
         // libxml2's names also take `_`, `:`, `.`, `-` and non-ASCII letters: leave those to it.
         if next >= 0x80 || next == 0x5F || next == 0x3A || (!name.isEmpty && (next == 0x2E || next == 0x2D)) {
-            return false
+            return nil
         }
-        guard next == 0x3B, !name.isEmpty else {
-            decoded.append(contentsOf: bytes[start..<index])  // `&` or `&name`, as written
-            return true
-        }
+        guard next == 0x3B, !name.isEmpty else { return .asWritten }  // `&` or `&name`
         let scalar: Unicode.Scalar
         if name.elementsEqual("amp".utf8) {
             scalar = "&"
@@ -186,11 +203,22 @@ struct SimpleFragmentReader {
         } else if name.elementsEqual("nbsp".utf8) {
             scalar = "\u{A0}"
         } else {
-            return false  // one of libxml2's other named characters, or a name it keeps as written
+            return nil  // one of libxml2's other named characters, or a name it keeps as written
         }
         index += 1
-        decoded.append(contentsOf: String(scalar).utf8)
-        return true
+        return .character(scalar)
+    }
+
+    /// Calls `body` with the UTF-8 of `scalar`.
+    private func withUTF8(of scalar: Unicode.Scalar, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            var count = 0
+            for unit in UTF8.encode(scalar)! {
+                buffer[count] = unit
+                count += 1
+            }
+            body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// The character of a numeric reference's body (`#65`, `#x41`) when it is in the subset.
@@ -225,22 +253,17 @@ struct SimpleFragmentReader {
         index += 1
         let isEnd = index < bytes.count && bytes[index] == 0x2F  // /
         if isEnd { index += 1 }
-        guard let name = readName(allowingHyphen: false), let (kind, element) = Self.elements[name] else {
-            return false
-        }
+        guard let name = readName(allowingHyphen: false), let entry = entry(named: name) else { return false }
         if isEnd {
             skipSpaces()
-            guard index < bytes.count, bytes[index] == 0x3E, let open = stack.popLast(), open.name == name else {
+            guard index < bytes.count, bytes[index] == 0x3E, let open = stack.popLast(), open.entry == entry else {
                 return false
             }
             index += 1
             close(open)
             return true
         }
-        // Reused from tag to tag: most tags have an attribute or two, and two arrays per tag were a good part of
-        // the allocations.
-        attributeNames.removeAll(keepingCapacity: true)
-        attributeValues.removeAll(keepingCapacity: true)
+        attributes.removeAll()
         while true {
             let hadSpace = skipSpaces()
             guard index < bytes.count else { return false }
@@ -249,28 +272,44 @@ struct SimpleFragmentReader {
                 break
             }
             if bytes[index] == 0x2F {
-                guard kind == .void, index + 1 < bytes.count, bytes[index + 1] == 0x3E else { return false }
+                guard entries[entry].kind == .void, index + 1 < bytes.count, bytes[index + 1] == 0x3E else {
+                    return false
+                }
                 index += 2
                 break
             }
-            guard hadSpace, attributeNames.count < Self.maximumAttributes,
-                let attribute = readName(allowingHyphen: true), !attributeNames.contains(attribute)
+            guard hadSpace, attributes.count < Self.maximumAttributes, let name = readName(allowingHyphen: true)
             else { return false }
+            attributes.startAttribute(named: name)
+            guard !attributes.containsEarlier(named: name) else { return false }
             skipSpaces()
             guard index < bytes.count, bytes[index] == 0x3D else { return false }  // =
             index += 1
             skipSpaces()
-            guard let value = readQuotedValue() else { return false }
-            attributeNames.append(attribute)
-            attributeValues.append(value)
+            guard readQuotedValue() else { return false }
         }
-        return open(element, kind: kind)
+        return open(entry)
     }
 
-    /// Checks that `element` may start here and hands it, with the attributes just read, to the policy.
-    private mutating func open(_ element: HTMLPolicy.Element, kind: Kind) -> Bool {
-        let name = element.name
-        let parent = stack.last?.kind
+    /// The position in ``entries`` of the element named `name` (compared ASCII case-insensitively).
+    private func entry(named name: UnsafeBufferPointer<UInt8>) -> Int? {
+        let letter = Int(name[0].asciiLowercased) - 0x61
+        for candidate in Self.entriesByFirstLetter[letter] where entries[candidate].name.count == name.count {
+            if entries[candidate].name.withUnsafeBufferPointer({ candidateName in
+                name.indices.allSatisfy { name[$0].asciiLowercased == candidateName[$0] }
+            }) {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// Checks that the element at `entryIndex` of ``entries`` may start here and hands it, with the attributes just
+    /// read, to the policy.
+    private mutating func open(_ entryIndex: Int) -> Bool {
+        let kind = entries[entryIndex].kind
+        let isLink = entries[entryIndex].isLink
+        let parent = stack.last.map { entries[$0.entry].kind }
         switch (kind, parent) {
         case (.phrasing, .list), (.void, .list): return false
         case (.paragraph, .phrasing), (.paragraph, .paragraph), (.paragraph, .list): return false
@@ -278,21 +317,19 @@ struct SimpleFragmentReader {
         case (.list, .phrasing), (.list, .paragraph), (.list, .list): return false
         default: break
         }
-        if (name == "li") != (parent == .list) { return false }
-        if name == "a" {
-            guard insideLink == 0 else { return false }
-        }
+        if entries[entryIndex].isListItem != (parent == .list) { return false }
+        if isLink, insideLink > 0 { return false }
         guard stack.count < Self.maximumNesting else { return false }
-        var open = Open(name: name, kind: kind, written: false, dropped: false)
+        var open = Open(entry: entryIndex, written: false, dropped: false)
         if droppedDepth > 0 {
             open.dropped = true
         } else {
-            let values = attributeValues
-            switch walker.decide(element, depth: depth, attributeNames: attributeNames, value: { values[$0] }) {
+            let element = entries[entryIndex].policy
+            switch walker.decide(element, depth: depth, attributes: attributes, keeping: &kept) {
             case .drop:
                 open.dropped = true
-            case .write(let kept, let isVoid):
-                writer.start(name, attributes: kept, isVoid: isVoid)
+            case .write:
+                writer.start(element, attributes: attributes, kept: kept)
                 open.written = true
             case .unwrap, .nothing:
                 break
@@ -301,23 +338,23 @@ struct SimpleFragmentReader {
         guard kind != .void else { return true }
         if open.written { depth += 1 }
         if open.dropped { droppedDepth += 1 }
-        if name == "a" { insideLink += 1 }
+        if isLink { insideLink += 1 }
         stack.append(open)
         return true
     }
 
     private mutating func close(_ open: Open) {
         if open.written {
-            writer.end(open.name)
+            writer.end(entries[open.entry].policy)
             depth -= 1
         }
         if open.dropped { droppedDepth -= 1 }
-        if open.name == "a" { insideLink -= 1 }
+        if entries[open.entry].isLink { insideLink -= 1 }
     }
 
-    /// A tag or attribute name, lower-cased: an ASCII letter, then letters and digits (and `-` for attributes),
-    /// followed by a space, `/`, `>` or `=`.
-    private mutating func readName(allowingHyphen: Bool) -> String? {
+    /// A tag or attribute name: an ASCII letter, then letters and digits (and `-` for attributes), followed by a
+    /// space, `/`, `>` or `=`.
+    private mutating func readName(allowingHyphen: Bool) -> UnsafeBufferPointer<UInt8>? {
         let start = index
         guard index < bytes.count, bytes[index].isASCIILetter else { return nil }
         while index < bytes.count,
@@ -328,44 +365,37 @@ struct SimpleFragmentReader {
         }
         guard index < bytes.count else { return nil }
         switch bytes[index] {
-        case 0x20, 0x09, 0x0A, 0x2F, 0x3E, 0x3D: break
+        case 0x20, 0x09, 0x0A, 0x2F, 0x3E, 0x3D: return UnsafeBufferPointer(rebasing: bytes[start..<index])
         default: return nil
         }
-        let name = bytes[start..<index]
-        if name.contains(where: { (0x41...0x5A).contains($0) }) {
-            return String(decoding: name.map(\.asciiLowercased), as: UTF8.self)
-        }
-        return String(decoding: name, as: UTF8.self)
     }
 
-    /// A value in double or single quotes, references decoded.
-    private mutating func readQuotedValue() -> String? {
-        guard index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27 else { return nil }
+    /// Reads a value in double or single quotes into the attribute being read, references decoded.
+    private mutating func readQuotedValue() -> Bool {
+        guard index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27 else { return false }
         let quote = bytes[index]
         index += 1
-        let start = index
-        // Only a value with a reference in it needs a buffer of its own.
-        var decoded: [UInt8]?
         var runStart = index
         while index < bytes.count, bytes[index] != quote {
             switch bytes[index] {
             case 0x3C:
-                return nil
+                return false
             case 0x26:
-                var value = decoded ?? []
-                value.append(contentsOf: bytes[runStart..<index])
-                guard readReference(into: &value) else { return nil }
-                decoded = value
-                runStart = index
+                let ampersand = index
+                guard let reference = readReference() else { return false }
+                if case .character(let scalar) = reference {
+                    attributes.appendToValue(UnsafeBufferPointer(rebasing: bytes[runStart..<ampersand]))
+                    attributes.appendToValue(scalar)
+                    runStart = index
+                }
             default:
                 index += 1
             }
         }
-        guard index < bytes.count else { return nil }
-        defer { index += 1 }
-        guard var decoded else { return String(decoding: bytes[start..<index], as: UTF8.self) }
-        decoded.append(contentsOf: bytes[runStart..<index])
-        return String(decoding: decoded, as: UTF8.self)
+        guard index < bytes.count else { return false }
+        attributes.appendToValue(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        index += 1
+        return true
     }
 
     /// Skips spaces, tabs and line feeds; whether there were any.
@@ -377,5 +407,4 @@ struct SimpleFragmentReader {
         }
         return index > start
     }
-
 }

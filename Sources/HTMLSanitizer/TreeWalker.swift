@@ -17,6 +17,7 @@ struct TreeWalker {
     func walk<Emitter: TreeEmitter>(_ root: xmlNodePtr, into emitter: inout Emitter) {
         var stack = [Frame(next: root, element: nil, unwrapped: nil)]
         var depth = 0
+        var attributes = StartTagAttributes()
         while !stack.isEmpty {
             guard let node = stack[stack.count - 1].next else {
                 let frame = stack.removeLast()
@@ -35,18 +36,8 @@ struct TreeWalker {
             case XML_ELEMENT_NODE:
                 guard let rawName = node.pointee.name else { continue }
                 let name = String(cString: rawName).lowercased()
-                var attributes: [xmlAttrPtr] = []
-                var attribute = node.pointee.properties
-                while let current = attribute {
-                    if current.pointee.name != nil { attributes.append(current) }
-                    attribute = current.pointee.next
-                }
-                let decision = decide(
-                    name,
-                    depth: depth,
-                    attributeNames: attributes.lazy.map { String(cString: $0.pointee.name).lowercased() },
-                    value: { value(of: attributes[$0]) }
-                )
+                Self.read(node.pointee.properties, into: &attributes)
+                let decision = decide(name, depth: depth, attributes: attributes)
                 switch decision {
                 case .drop, .nothing:
                     continue
@@ -79,69 +70,148 @@ struct TreeWalker {
         case nothing
     }
 
-    /// What the policy does with the element `name` (lower case) found inside `depth` written elements, whose
-    /// attributes are named `attributeNames` (lower case, in order) and whose decoded values `value` gives by
-    /// position. Shared by this walker and ``SimpleFragmentReader``, so that both apply the same policy.
-    func decide<Names: Collection<String>>(
-        _ name: String,
-        depth: Int,
-        attributeNames: Names,
-        value: (Int) -> String
-    ) -> Decision where Names.Index == Int {
-        decide(HTMLPolicy.Element.named(name), depth: depth, attributeNames: attributeNames, value: value)
+    /// What the policy does with the element `name` (lower case) found inside `depth` written elements, with the
+    /// attributes of its start tag.
+    func decide(_ name: String, depth: Int, attributes: StartTagAttributes) -> Decision {
+        let element = HTMLPolicy.Element.named(name)
+        var kept: [KeptAttribute] = []
+        switch decide(element, depth: depth, attributes: attributes, keeping: &kept) {
+        case .drop: return .drop
+        case .unwrap: return .unwrap
+        case .nothing: return .nothing
+        case .write:
+            let written = attributes.withNamesAndValues { _, value in
+                kept.map { attribute in
+                    switch attribute.value {
+                    case .asRead(let position):
+                        (name: attribute.name(of: element), value: String(decoding: value(position), as: UTF8.self))
+                    case .checked(let checked):
+                        (name: attribute.name(of: element), value: checked)
+                    }
+                }
+            }
+            return .write(written, isVoid: element.isVoid)
+        }
     }
 
-    /// ``decide(_:depth:attributeNames:value:)`` for an element already looked up.
-    func decide<Names: Collection<String>>(
+    /// What the policy does with an element, without the attributes it keeps (those are passed on their own).
+    enum Verdict {
+        case drop, write, unwrap, nothing
+    }
+
+    /// One attribute the policy keeps.
+    struct KeptAttribute {
+        /// A position in ``HTMLPolicy/Element/attributes``, or one of the attributes every link gets.
+        enum Name {
+            case attribute(Int), rel, target
+        }
+
+        /// The value to write.
+        enum Value {
+            /// The value as read: the start tag's attribute at this position passed its check unchanged.
+            case asRead(Int)
+            /// A value the check produced (a resolved URL, a trimmed number).
+            case checked(String)
+        }
+
+        var name: Name
+        var value: Value
+
+        /// The attribute's name.
+        func name(of element: HTMLPolicy.Element) -> String {
+            switch name {
+            case .attribute(let index): element.attributes[index].name
+            case .rel: "rel"
+            case .target: "target"
+            }
+        }
+    }
+
+    /// What the policy does with `element`, found inside `depth` written elements, whose start tag had
+    /// `attributes`; when it is written, `kept` holds the attributes it keeps, checked, in order. Shared by this
+    /// walker and ``SimpleFragmentReader``, so that both apply the same policy.
+    func decide(
         _ element: HTMLPolicy.Element,
         depth: Int,
-        attributeNames: Names,
-        value: (Int) -> String
-    ) -> Decision where Names.Index == Int {
+        attributes: StartTagAttributes,
+        keeping kept: inout [KeptAttribute]
+    ) -> Verdict {
         if element.dropsContent { return .drop }
-        if element.isAllowed, depth < options.maximumDepth,
-            let kept = keptAttributes(of: element, names: attributeNames, value: value)
-        {
-            return .write(kept, isVoid: element.isVoid)
+        kept.removeAll(keepingCapacity: true)
+        if element.isAllowed, depth < options.maximumDepth, keptAttributes(of: element, attributes, into: &kept) {
+            return .write
         }
         return element.isVoid ? .nothing : .unwrap
     }
 
     // MARK: - Private
 
-    /// The attributes `element` keeps, checked; `nil` when the element itself must be dropped (an image without a
-    /// usable source, or any image when images are not kept).
-    private func keptAttributes<Names: Collection<String>>(
-        of element: HTMLPolicy.Element,
-        names: Names,
-        value: (Int) -> String
-    ) -> [(name: String, value: String)]? where Names.Index == Int {
-        var kept: [(name: String, value: String)] = []
-        for (index, name) in zip(names.indices, names) {
-            guard let rule = element.rule(for: name), !kept.contains(where: { $0.name == name }) else { continue }
-            if let value = check(value(index), rule: rule) { kept.append((name, value)) }
+    /// Reads the attributes of an element of libxml2's tree: their names, and their values, the text of their
+    /// children (libxml2 decoded the references).
+    private static func read(_ first: xmlAttrPtr?, into attributes: inout StartTagAttributes) {
+        attributes.removeAll()
+        var attribute = first
+        while let current = attribute {
+            attribute = current.pointee.next
+            guard let name = current.pointee.name else { continue }
+            attributes.startAttribute(named: UnsafeBufferPointer(start: name, count: strlen(name)))
+            var child = current.pointee.children
+            while let node = child {
+                if let content = node.pointee.content {
+                    attributes.appendToValue(UnsafeBufferPointer(start: content, count: strlen(content)))
+                }
+                child = node.pointee.next
+            }
         }
-        switch element.name {
-        case "img":
-            guard options.keepsImages, kept.contains(where: { $0.name == "src" }) else { return nil }
-        case "a" where kept.contains(where: { $0.name == "href" }):
-            kept.append(("rel", "noopener noreferrer"))
-            kept.append(("target", "_blank"))
-        default:
-            break
-        }
-        return kept
     }
 
-    /// The decoded value of an attribute: the text of its children (libxml2 decoded the references).
-    private func value(of attribute: xmlAttrPtr) -> String {
-        var result = ""
-        var child = attribute.pointee.children
-        while let node = child {
-            if let content = node.pointee.content { result += String(cString: content) }
-            child = node.pointee.next
+    /// Puts the attributes `element` keeps in `kept`, checked; `false` when the element itself must be dropped (an
+    /// image without a usable source, or any image when images are not kept).
+    private func keptAttributes(
+        of element: HTMLPolicy.Element,
+        _ attributes: StartTagAttributes,
+        into kept: inout [KeptAttribute]
+    ) -> Bool {
+        // Which of the element's attributes are kept: a later attribute of the same name is ignored, unless the
+        // earlier one failed its check.
+        var keptMask: UInt64 = 0
+        attributes.withNamesAndValues { name, value in
+            for position in 0..<attributes.count {
+                guard let index = element.attributeIndex(named: name(position)), keptMask & (1 << index) == 0,
+                    let checked = check(value(position), at: position, rule: element.attributes[index].rule)
+                else { continue }
+                keptMask |= 1 << index
+                kept.append(KeptAttribute(name: .attribute(index), value: checked))
+            }
         }
-        return result
+        if element.name == "img" {
+            guard options.keepsImages, let source = element.sourceIndex, keptMask & (1 << source) != 0 else {
+                return false
+            }
+        } else if let link = element.linkIndex, keptMask & (1 << link) != 0 {
+            kept.append(KeptAttribute(name: .rel, value: .checked("noopener noreferrer")))
+            kept.append(KeptAttribute(name: .target, value: .checked("_blank")))
+        }
+        return true
+    }
+
+    /// The value to write for the attribute at `position`, whose decoded value is `value`, or `nil` to drop it.
+    private func check(
+        _ value: UnsafeBufferPointer<UInt8>,
+        at position: Int,
+        rule: HTMLPolicy.Rule
+    ) -> KeptAttribute.Value? {
+        switch rule {
+        case .text:
+            return .asRead(position)
+        case .url:
+            if URLPolicy.isKeptAsWritten(value) { return .asRead(position) }
+            return URLPolicy.clean(String(decoding: value, as: UTF8.self), base: base).map { .checked($0) }
+        default:
+            let string = String(decoding: value, as: UTF8.self)
+            guard let checked = check(string, rule: rule) else { return nil }
+            return checked == string ? .asRead(position) : .checked(checked)
+        }
     }
 
     private func check(_ value: String, rule: HTMLPolicy.Rule) -> String? {

@@ -22,7 +22,7 @@ enum URLPolicy {
     static func clean(_ value: String, base: URL?) -> String? {
         // Most links are plain http(s) URLs, which every step below leaves as they are.
         var value = value
-        if value.withUTF8({ isPlainHTTPURL($0) && !mayHoldHTML5Reference($0) }) { return value }
+        if value.withUTF8({ isKeptAsWritten($0) }) { return value }
         let flattened = flatten(Array(value.utf8))
         guard !flattened.isEmpty else { return nil }
         let encodedBytes = percentEncodeUnsafe(flattened)
@@ -51,6 +51,12 @@ enum URLPolicy {
         if isPlainHTTPURL(bytes) { return true }
         guard let host = URL(string: url)?.host else { return false }
         return !host.isEmpty
+    }
+
+    /// Whether ``clean(_:base:)`` returns `url` (UTF-8) as it is, which a scan of its bytes tells for most links:
+    /// plain http(s) URLs (``isPlainHTTPURL(_:)-swift.method``) without an HTML5-only reference.
+    static func isKeptAsWritten(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+        isPlainHTTPURL(url) && !mayHoldHTML5Reference(url)
     }
 
     /// `base` when it is an absolute http(s) URL with a host, else `nil`.
