@@ -306,11 +306,7 @@ final class FeedSAXHandler {
         switch frame.kind {
         case .item, .atomEntry:
             if depth == itemDepth, inItem {
-                var finished = ItemBuilder()
-                swap(&finished, &item)
-                completed.append(
-                    finished.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
-                )
+                completeItem()
                 inItem = false
                 itemDepth = -1
             }
@@ -344,12 +340,19 @@ final class FeedSAXHandler {
             }
         }
         if inItem {
-            completed.append(
-                item.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
-            )
+            completeItem()
             warn("the input ended inside an item; the partial item was kept")
         }
         inItem = false
+    }
+
+    /// Builds the item being read, leaving an empty builder for the next one, and adds it to ``completed``.
+    private func completeItem() {
+        var finished = ItemBuilder()
+        swap(&finished, &item)
+        completed.append(
+            finished.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
+        )
     }
 
     // MARK: - Text

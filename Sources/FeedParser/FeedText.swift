@@ -133,9 +133,9 @@ enum FeedText {
                     continue
                 }
                 let start = index + 2
-                var end = start
-                while end < count, bytes[end] != quote { end += 1 }
-                guard end < count else { break }
+                // Values are long (a Google News link is some 200 bytes): find the closing quote with memchr too.
+                guard let closing = memchr(base + start, Int32(quote), count - start) else { break }
+                let end = base.distance(to: closing.assumingMemoryBound(to: UInt8.self))
                 let valueBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if !valueBytes.isEmpty, valueBytes[0] != 0x23, !hasScheme(valueBytes) {
                     let value = String(decoding: valueBytes, as: UTF8.self)

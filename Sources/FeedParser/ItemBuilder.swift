@@ -39,7 +39,9 @@ struct ItemBuilder {
 
     /// Builds the normalised item; `sourceID` is stamped on it, and `content_html` goes through `sanitizer` (when
     /// there is one), any URL still relative resolved against `baseURL` (the feed's URL).
-    func build(sourceID: SourceID, sanitizer: HTMLSanitizer?, baseURL: URL?) -> FeedItem {
+    ///
+    /// Consuming: the fields move into the item instead of being copied out of a builder that is thrown away.
+    consuming func build(sourceID: SourceID, sanitizer: HTMLSanitizer?, baseURL: URL?) -> FeedItem {
         let url = alternateLink ?? link ?? firstAtomLink ?? permaLinkGUID
         var item = FeedItem(id: "", url: url, title: title)
         if let contentEncoded {

@@ -27,7 +27,14 @@ final class TextBuffer {
 
     func append(_ source: UnsafePointer<UInt8>, count added: Int) {
         reserve(added)
-        (base + count).update(from: source, count: added)
+        if added == 1 {
+            // libxml2 reports each character reference on its own (`&lt;a href=…&gt;` is `<`, `a href=…`, `>`):
+            // escaped HTML comes in thousands of one-byte pieces, each of which a call to memmove would cost more
+            // than the store.
+            base[count] = source.pointee
+        } else {
+            (base + count).update(from: source, count: added)
+        }
         count += added
     }
 
