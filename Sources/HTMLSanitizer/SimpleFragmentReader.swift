@@ -148,8 +148,14 @@ struct SimpleFragmentReader {
         // A list holds only items, and white space between them.
         let inList = stack.last.map { entries[$0.entry].kind == .list } ?? false
         var runStart = index
-        while index < bytes.count, bytes[index] != 0x3C {
+        while index < bytes.count {
+            if !inList {
+                // Runs of plain text are skipped eight bytes at a time.
+                index = ByteScan.skip(bytes, from: index) { ByteScan.equal($0, 0x3C) | ByteScan.equal($0, 0x26) }
+                guard index < bytes.count else { break }
+            }
             let byte = bytes[index]
+            if byte == 0x3C { break }
             if inList, byte != 0x20, byte != 0x09, byte != 0x0A { return false }
             guard byte == 0x26 else {  // &
                 index += 1
@@ -376,7 +382,12 @@ struct SimpleFragmentReader {
         let quote = bytes[index]
         index += 1
         var runStart = index
-        while index < bytes.count, bytes[index] != quote {
+        while index < bytes.count {
+            // Values are mostly long URLs: skip eight bytes at a time to the quote, a `<` or an `&`.
+            index = ByteScan.skip(bytes, from: index) {
+                ByteScan.equal($0, quote) | ByteScan.equal($0, 0x3C) | ByteScan.equal($0, 0x26)
+            }
+            guard index < bytes.count, bytes[index] != quote else { break }
             switch bytes[index] {
             case 0x3C:
                 return false
