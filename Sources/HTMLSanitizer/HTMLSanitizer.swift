@@ -59,6 +59,39 @@ public struct HTMLSanitizer: Sendable {
     ///     is an absolute http(s) URL. Without it relative URLs are kept as written.
     /// - Returns: the sanitized fragment; empty when nothing is left.
     public func sanitize(_ html: String, baseURL: URL?) -> String {
+        String(decoding: sanitizedUTF8(html, baseURL: baseURL), as: UTF8.self)
+    }
+
+    /// ``sanitize(_:baseURL:)`` as UTF-8, for callers that write the bytes out (the JSON Feed of `tributary parse`)
+    /// and need no `String` in between.
+    ///
+    /// The bytes are always valid UTF-8: the input is read at most up to a character boundary, and all that is
+    /// written is whole characters of it, ASCII markup and escapes, or characters encoded anew.
+    ///
+    /// - Parameters:
+    ///   - html: an HTML fragment.
+    ///   - baseURL: as for ``sanitize(_:baseURL:)``.
+    /// - Returns: the sanitized fragment as UTF-8; empty when nothing is left.
+    public func sanitizedUTF8(_ html: String, baseURL: URL?) -> [UInt8] {
+        let safe = safeHTML(html, baseURL: baseURL)
+        assert(String(validating: safe, as: UTF8.self) != nil, "the sanitizer wrote invalid UTF-8")
+        return safe
+    }
+
+    /// Returns the text a reader sees in `html`: the content the sanitizer keeps, without markup and with
+    /// references decoded; white space collapsed except in `pre`, a line break for each `br`, each block on its own
+    /// lines with one blank line between blocks, and an image's `alt` text in its place.
+    ///
+    /// - Parameter html: an HTML fragment.
+    /// - Returns: the text, trimmed; empty when there is none.
+    public func plainText(_ html: String) -> String {
+        plainText(fromBytes: InputBounds.prepare(html, maximumBytes: options.maximumInputBytes))
+    }
+
+    // MARK: - Private
+
+    /// The sanitized HTML of `html` as UTF-8: see ``sanitizedUTF8(_:baseURL:)``.
+    private func safeHTML(_ html: String, baseURL: URL?) -> [UInt8] {
         let base = URLPolicy.usableBase(baseURL)
         if options.readsSimpleFragmentsDirectly {
             var html = html
@@ -74,7 +107,7 @@ public struct HTMLSanitizer: Sendable {
                 // Read directly, so not repaired: there is nothing to settle, and its output is read directly again
                 // to the same bytes (the tests and the fuzz target check that it is idempotent like every other
                 // output).
-                return String(decoding: Self.trimmed(direct), as: UTF8.self)
+                return Self.trimmed(direct)
             }
         }
         let cleaned = InputBounds.clean(html, maximumBytes: options.maximumInputBytes)
@@ -87,7 +120,7 @@ public struct HTMLSanitizer: Sendable {
                 maximumBytes: max(options.maximumInputBytes, output.count)
             )
             let again = render(input, base: base)
-            if again == output { return String(decoding: output, as: UTF8.self) }
+            if again == output { return output }
             output = again
         }
         // Not settled: escaped plain text on one line, which does.
@@ -101,20 +134,8 @@ public struct HTMLSanitizer: Sendable {
             ),
             base: base
         )
-        return settled == fallback ? String(decoding: fallback, as: UTF8.self) : ""
+        return settled == fallback ? fallback : []
     }
-
-    /// Returns the text a reader sees in `html`: the content the sanitizer keeps, without markup and with
-    /// references decoded; white space collapsed except in `pre`, a line break for each `br`, each block on its own
-    /// lines with one blank line between blocks, and an image's `alt` text in its place.
-    ///
-    /// - Parameter html: an HTML fragment.
-    /// - Returns: the text, trimmed; empty when there is none.
-    public func plainText(_ html: String) -> String {
-        plainText(fromBytes: InputBounds.prepare(html, maximumBytes: options.maximumInputBytes))
-    }
-
-    // MARK: - Private
 
     /// The sanitized HTML of `bytes`, trimmed: read directly when `readingDirectly` and the options allow it and
     /// ``SimpleFragmentReader`` takes it, else through libxml2's tree.

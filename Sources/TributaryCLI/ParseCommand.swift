@@ -241,12 +241,13 @@ private enum Output {
 /// parsing the feed, on the caller's thread, and making its HTML safe and writing it, on this one, run side by side:
 /// on two cores the wall time of `parse` is close to the longer of the two instead of their sum.
 ///
-/// Items travel in the batches the parser returns, one per chunk read; at most ``capacity`` batches wait, so memory
+/// Items travel in batches of at least ``batchSize``, made of the arrays the parser returns (one per chunk read, never
+/// copied item by item: a `FeedItem` copy costs some twenty reference counts); at most ``capacity`` batches wait, so memory
 /// stays flat whatever the size of the feed. The JSON Feed stream belongs to the writer's thread alone.
 private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     private enum Message {
         case begin(JSONFeed)
-        case items([FeedItem], sanitizer: HTMLSanitizer?)
+        case items([[FeedItem]], sanitizer: HTMLSanitizer?)
         case finish(afterFailure: Bool)
     }
 
@@ -255,21 +256,20 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     /// The items gathered into one batch: handing over costs a wake-up of the other thread, so not one per chunk.
     private static let batchSize = 64
 
-    /// The feed's URL, for the relative URLs left in `content_html` (see ``FeedItem/sanitizeContent(with:baseURL:)``).
-    private let baseURL: URL?
-    private let stream = JSONFeedStream()
+    private let stream: JSONFeedStream
     /// Guards ``messages`` and ``isDone``; signalled whenever one of them changes.
     private let condition = NSCondition()
     private var messages: [Message] = []
     private var isDone = false
     /// On the caller's thread: whether the header was sent, and the batch being gathered.
     private var hasBegun = false
-    private var batch: [FeedItem] = []
+    private var batch: [[FeedItem]] = []
+    private var batchCount = 0
     private var batchSanitizer: HTMLSanitizer?
 
     /// Starts the writer's thread.
     init(baseURL: URL?) {
-        self.baseURL = baseURL
+        stream = JSONFeedStream(baseURL: baseURL)
         let thread = Thread { [self] in run() }
         thread.name = "tributary.parse-writer"
         thread.start()
@@ -287,16 +287,17 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     func write(_ items: [FeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
         guard !items.isEmpty else { return }
         if !batch.isEmpty, (batchSanitizer == nil) != (sanitizer == nil) { sendBatch() }
-        batch += items
+        batch.append(items)
+        batchCount += items.count
         batchSanitizer = sanitizer
-        if batch.count >= Self.batchSize { sendBatch() }
+        if batchCount >= Self.batchSize { sendBatch() }
     }
 
     private func sendBatch() {
         guard !batch.isEmpty else { return }
         send(.items(batch, sanitizer: batchSanitizer))
         batch = []
-        batch.reserveCapacity(Self.batchSize + 64)
+        batchCount = 0
     }
 
     /// Ends the document (after a failure, only when it was begun) and returns once all of it is written.
@@ -329,11 +330,8 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
             switch message {
             case .begin(let header):
                 stream.begin(header)
-            case .items(var items, let sanitizer):
-                if let sanitizer {
-                    for index in items.indices { items[index].sanitizeContent(with: sanitizer, baseURL: baseURL) }
-                }
-                stream.write(items)
+            case .items(let batch, let sanitizer):
+                for items in batch { stream.write(items, sanitizingWith: sanitizer) }
             case .finish(let afterFailure):
                 if !afterFailure || stream.hasBegun { stream.finish() }
                 condition.lock()
@@ -346,15 +344,21 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     }
 }
 
-/// Writes a JSON Feed document to standard output item by item, in blocks of about 64 KiB.
+/// Writes a JSON Feed document to standard output item by item, in blocks of about 64 KiB, making `content_html`
+/// safe on the way when asked to.
 private final class JSONFeedStream {
+    /// The feed's URL, for the relative URLs the parser left in `content_html` (as
+    /// ``FeedItem/sanitizeContent(with:baseURL:)`` resolves them).
+    private let baseURL: URL?
     private var writer = JSONFeedWriter()
     private var buffer: [UInt8] = []
-    private var pending: [FeedItem] = []
+    /// Items seen before the header, with the sanitizer each batch is to go through.
+    private var pending: [(items: [FeedItem], sanitizer: HTMLSanitizer?)] = []
     private(set) var hasBegun = false
     private var hasFinished = false
 
-    init() {
+    init(baseURL: URL?) {
+        self.baseURL = baseURL
         buffer.reserveCapacity(1 << 17)
     }
 
@@ -365,19 +369,24 @@ private final class JSONFeedStream {
         writer.writeHeader(of: header, into: &buffer)
         let held = pending
         pending = []
-        write(held)
+        for part in held { write(part.items, sanitizingWith: part.sanitizer) }
     }
 
-    func write(_ items: [FeedItem]) {
+    /// Writes items, their `content_html` first made safe with `sanitizer` when there is one: the sanitizer's
+    /// UTF-8 goes into the JSON as it is, the items themselves are left unchanged.
+    func write(_ items: [FeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
         guard hasBegun else {
-            pending += items
+            pending.append((items, sanitizer))
             return
         }
         // Items are read in place (an `UnsafeBufferPointer` element is borrowed, not copied): a `FeedItem` copy
         // retains and releases some twenty references.
         items.withUnsafeBufferPointer { items in
             for index in items.indices {
-                if items[index].contentHTML == nil, items[index].contentText == nil {
+                if let sanitizer, let html = items[index].contentHTML {
+                    let safe = sanitizer.sanitizedUTF8(html, baseURL: baseURL)
+                    writer.writeItem(items[index], contentHTML: safe, into: &buffer)
+                } else if items[index].contentHTML == nil, items[index].contentText == nil {
                     writer.writeItem(items[index].withRequiredContent(), into: &buffer)
                 } else {
                     writer.writeItem(items[index], into: &buffer)

@@ -37,12 +37,31 @@ public struct JSONFeedWriter: Sendable {
 
     /// Appends one item of the `items` array.
     public mutating func writeItem(_ item: FeedItem, into buffer: inout [UInt8]) {
+        writeItem(item, contentHTML: nil, into: &buffer)
+    }
+
+    /// Appends one item of the `items` array with `contentHTML` as its `content_html`, in place of the item's own:
+    /// for HTML made safe as bytes (`HTMLSanitizer.sanitizedUTF8`), which then needs no `String` on its way out.
+    ///
+    /// - Parameters:
+    ///   - item: the item.
+    ///   - contentHTML: the `content_html` to write, as UTF-8; it must be valid UTF-8.
+    ///   - buffer: the output.
+    public mutating func writeItem(_ item: FeedItem, contentHTML: [UInt8], into buffer: inout [UInt8]) {
+        contentHTML.withUnsafeBufferPointer { writeItem(item, contentHTML: $0, into: &buffer) }
+    }
+
+    private mutating func writeItem(
+        _ item: FeedItem,
+        contentHTML: UnsafeBufferPointer<UInt8>?,
+        into buffer: inout [UInt8]
+    ) {
         var out = ByteWriter(capacity: 4096)
         defer { out.deallocate() }
         if itemCount > 0 { out.append(0x2C) }
         out.append(0x0A)
         itemCount += 1
-        Self.item(item, into: &out)
+        Self.item(item, contentHTML: contentHTML, into: &out)
         out.flush(into: &buffer)
     }
 
@@ -92,7 +111,11 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(0x5B)
     }
 
-    private static func item(_ item: FeedItem, into buffer: inout ByteWriter) {
+    private static func item(
+        _ item: FeedItem,
+        contentHTML: UnsafeBufferPointer<UInt8>?,
+        into buffer: inout ByteWriter
+    ) {
         buffer.append(0x7B)
         var first = true
         member("id", into: &buffer, first: &first)
@@ -100,7 +123,12 @@ public struct JSONFeedWriter: Sendable {
         optional("url", item.url, into: &buffer, first: &first)
         optional("external_url", item.externalURL, into: &buffer, first: &first)
         optional("title", item.title, into: &buffer, first: &first)
-        optional("content_html", item.contentHTML, into: &buffer, first: &first)
+        if let contentHTML {
+            member("content_html", into: &buffer, first: &first)
+            string(utf8: contentHTML, into: &buffer)
+        } else {
+            optional("content_html", item.contentHTML, into: &buffer, first: &first)
+        }
         optional("content_text", item.contentText, into: &buffer, first: &first)
         optional("summary", item.summary, into: &buffer, first: &first)
         optional("image", item.image, into: &buffer, first: &first)
@@ -361,12 +389,17 @@ public struct JSONFeedWriter: Sendable {
         $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0xE2
     }
 
-    /// Writes a JSON string; runs of bytes that need no escaping are copied in one go, found eight bytes at a time.
+    /// Writes a JSON string.
     private static func string(_ value: String, into buffer: inout ByteWriter) {
-        buffer.append(0x22)
         var value = value
-        value.withUTF8 { bytes in
-            guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return }
+        value.withUTF8 { string(utf8: $0, into: &buffer) }
+    }
+
+    /// Writes a JSON string given as valid UTF-8; runs of bytes that need no escaping are copied in one go, found
+    /// eight bytes at a time.
+    private static func string(utf8 bytes: UnsafeBufferPointer<UInt8>, into buffer: inout ByteWriter) {
+        buffer.append(0x22)
+        if let raw = UnsafeRawPointer(bytes.baseAddress) {
             special.withUnsafeBufferPointer { special in
                 let count = bytes.count
                 var runStart = 0

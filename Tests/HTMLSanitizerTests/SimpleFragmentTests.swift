@@ -114,6 +114,32 @@ import Testing
         #expect(readDirectly > count / 4, "only \(readDirectly) of \(count) fragments were read directly")
     }
 
+    /// `sanitizedUTF8` hands its bytes on without a `String` (the JSON of `tributary parse`), so they must be valid
+    /// UTF-8: then they are exactly the bytes of `sanitize`'s `String`, which would have repaired anything else. Input
+    /// limits that cut inside a character, and both ways of reading, are included.
+    @Test func sanitizedUTF8IsTheBytesOfTheSanitizedString() {
+        var generator = FragmentGenerator(seed: 0xB17E5)
+        var inputs = (0..<1000).map { _ in generator.fragment() }
+        inputs += (SanitizerCase.load("owasp-xss-vectors") + SanitizerCase.load("feedparser-sanitize")).map(\.html)
+        inputs += ["<p>日本語のテキスト</p>", "é€😀 <b>x</b> 👩‍👩‍👧", "<a href=\"/日本\">リンク</a>"]
+        let sanitizers = [
+            HTMLSanitizer(),
+            HTMLSanitizer(options: .init(readsSimpleFragmentsDirectly: false)),
+            // Cuts inside multi-byte characters at a few positions.
+            HTMLSanitizer(options: .init(maximumInputBytes: 9)),
+            HTMLSanitizer(options: .init(maximumInputBytes: 10, readsSimpleFragmentsDirectly: false)),
+            HTMLSanitizer(options: .init(maximumInputBytes: 11)),
+        ]
+        let base = URL(string: "https://example.org/a/b.html")
+        for html in inputs {
+            for sanitizer in sanitizers {
+                let bytes = sanitizer.sanitizedUTF8(html, baseURL: base)
+                #expect(String(validating: bytes, as: UTF8.self) != nil, "\(html)")
+                #expect(bytes == Array(sanitizer.sanitize(html, baseURL: base).utf8), "\(html)")
+            }
+        }
+    }
+
     @Test func plainHTTPURLsAreTheOnesFoundationReadsWithAHost() {
         var generator = FragmentGenerator(seed: 42)
         var plain = 0

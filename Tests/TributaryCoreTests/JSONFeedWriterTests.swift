@@ -103,6 +103,27 @@ import TributaryCore
         #expect(try JSONDecoder().decode(JSONFeed.self, from: Data(buffer)).items == items)
     }
 
+    /// `content_html` given as UTF-8 (the sanitizer's bytes in `tributary parse`) is written exactly as the item
+    /// holding it as a `String` would be, in place of the item's own, and escaped the same way.
+    @Test func contentHTMLGivenAsUTF8IsWrittenAsTheItemHoldingIt() {
+        for (index, text) in Self.awkward.enumerated() {
+            let html = "<a href=\"https://example.com/?a=1&b=2\">\(text)</a>"
+            for var item in [
+                everyFieldItem(index, text), FeedItem(id: "\(index)"), FeedItem(id: "t", contentText: text),
+            ] {
+                var viaBytes = JSONFeedWriter()
+                var bytesOutput: [UInt8] = []
+                viaBytes.writeItem(item, contentHTML: Array(html.utf8), into: &bytesOutput)
+                item.contentHTML = html
+                var viaString = JSONFeedWriter()
+                var stringOutput: [UInt8] = []
+                viaString.writeItem(item, into: &stringOutput)
+                #expect(bytesOutput == stringOutput, "\(text)")
+                #expect(viaBytes.writtenItems == 1)
+            }
+        }
+    }
+
     @Test func escapesScriptEndTagsLineSeparatorsAndControlCharacters() {
         let item = FeedItem(id: "</script>\u{2028}\u{1}\t")
         var writer = JSONFeedWriter()
