@@ -3,6 +3,7 @@
 # Prints items per second at full rate and send-to-emit latency (median, p99).
 set -eu
 cd "$(dirname "$0")/.."
-swift build -c release --product PushBenchmark
-"$(swift build -c release --show-bin-path)/PushBenchmark"
+# Release builds link the Swift runtime statically, as the README's install does (one configuration, one build).
+swift build -c release --static-swift-stdlib --product PushBenchmark
+"$(swift build -c release --static-swift-stdlib --show-bin-path)/PushBenchmark"
 printf 'machine: %s, %s CPUs\n' "$(uname -sm)" "$(nproc 2>/dev/null || sysctl -n hw.ncpu)"

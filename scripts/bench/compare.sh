@@ -109,7 +109,9 @@ tributary_reason=""
 [[ -n "$tributary" ]] || tributary="$build/release/tributary"
 if ((do_build)); then
     log "building tributary (release)..."
-    if ! (cd "$repository" && swift build -c release --product tributary) >"$work/tributary-build.log" 2>&1; then
+    # The binary the README installs: release, with the Swift runtime linked in (--static-swift-stdlib).
+    if ! (cd "$repository" && swift build -c release --static-swift-stdlib --product tributary) \
+        >"$work/tributary-build.log" 2>&1; then
         tributary_reason="release build failed (see .build/bench-work/tributary-build.log)"
     fi
 fi
@@ -204,12 +206,15 @@ tools=(tributary sax-count xmllint sfeed feedparser)
 for feed in "${selected[@]}"; do
     file="$feeds_dir/$feed.xml"
     bytes=$(stat -c %s "$file")
-    cat "$file" >/dev/null # warm the page cache so that no tool pays for the disk
     for ((run = 1; run <= runs; run++)); do
         log "$feed: run $run of $runs"
         for tool in "${tools[@]}"; do
             command_for "$tool" "$file" "$bytes"
             if ((${#command[@]})) && [[ -z "${failure_of["$tool/$feed"]:-}" ]]; then
+                # Read the file into the page cache before every run, so that no tool pays for the disk: on the
+                # development VM, files a few minutes old were seen evicted (0 pages cached, 22 GB free), and a
+                # 100 MB read from disk inside one tool's run decides the comparison.
+                cat "$file" >/dev/null
                 measure_once "$tool/$feed" "$input" "${command[@]}"
             fi
         done

@@ -11,7 +11,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 binary="${1:-}"
 if [[ -z "$binary" ]]; then
-    (cd "$root" && swift build -c release --product tributary >/dev/null)
+    # The release build the README installs (Swift runtime linked in; see README, "Quick start").
+    (cd "$root" && swift build -c release --static-swift-stdlib --product tributary >/dev/null)
     binary="$root/.build/release/tributary"
 fi
 feeds=200
