@@ -55,7 +55,9 @@ final class FeedSAXHandler {
     private(set) var rootSeen = false
     /// The most recent libxml2 error message, for messages about input that could not be read at all.
     private(set) var lastError: (message: String, line: Int, column: Int)?
-    @exclusivity(unchecked) var completed: [FeedItem] = []
+    /// The items closed since the parser last took them, not yet built (see ``PendingFeedItem``).
+    @exclusivity(unchecked) var completed: [PendingFeedItem] = []
+    private let itemContext: PendingFeedItem.Context
     var warnings: [SourceWarning] = []
     private var errorCount = 0
     @exclusivity(unchecked) private var malformed = false
@@ -124,6 +126,7 @@ final class FeedSAXHandler {
     init(options: FeedParserOptions) {
         self.options = options
         baseURLString = options.baseURL?.absoluteString
+        itemContext = PendingFeedItem.Context(options: options)
     }
 
     deinit {
@@ -346,13 +349,11 @@ final class FeedSAXHandler {
         inItem = false
     }
 
-    /// Builds the item being read, leaving an empty builder for the next one, and adds it to ``completed``.
+    /// Moves the item being read to ``completed``, leaving an empty builder for the next one.
     private func completeItem() {
         var finished = ItemBuilder()
         swap(&finished, &item)
-        completed.append(
-            finished.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
-        )
+        completed.append(PendingFeedItem(builder: finished, context: itemContext))
     }
 
     // MARK: - Text
@@ -773,11 +774,8 @@ final class FeedSAXHandler {
         switch kind {
         case .item, .atomEntry:
             // The previous item was never closed (broken markup): keep it and start the next one.
-            completed.append(
-                item.build(sourceID: options.sourceID, sanitizer: options.sanitizer, baseURL: options.baseURL)
-            )
+            completeItem()
             warn("an item was not closed before the next one started")
-            item = ItemBuilder()
             itemDepth = depth
             if kind == .item { readRDFAbout(attributes) }
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,

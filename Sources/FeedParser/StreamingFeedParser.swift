@@ -62,6 +62,25 @@ public final class StreamingFeedParser {
     ///
     /// - Throws: ``FeedParseError`` when the input is not a feed or entity expansion ran over its budget.
     public func parse(_ bytes: UnsafeRawBufferPointer) throws -> [FeedItem] {
+        try parsePending(bytes).map { $0.build() }
+    }
+
+    /// Feeds the next bytes and returns the items they completed; see ``parse(_:)-(UnsafeRawBufferPointer)``.
+    public func parse(_ bytes: [UInt8]) throws -> [FeedItem] {
+        try bytes.withUnsafeBytes { try parse($0) }
+    }
+
+    /// Ends the document and returns the last items.
+    ///
+    /// - Throws: ``FeedParseError`` `.notAFeed` when no RSS or Atom root element was found (empty, binary or HTML
+    ///   input).
+    public func finish() throws -> [FeedItem] {
+        try finishPending().map { $0.build() }
+    }
+
+    /// ``parse(_:)-(UnsafeRawBufferPointer)``, returning the items before they are built: the caller builds each
+    /// (``PendingFeedItem/build()``), on any thread.
+    public func parsePending(_ bytes: UnsafeRawBufferPointer) throws -> [PendingFeedItem] {
         guard !finished, !halted else { return [] }
         if context == nil {
             prefix.append(contentsOf: bytes)
@@ -75,16 +94,8 @@ public final class StreamingFeedParser {
         return drain()
     }
 
-    /// Feeds the next bytes and returns the items they completed; see ``parse(_:)-(UnsafeRawBufferPointer)``.
-    public func parse(_ bytes: [UInt8]) throws -> [FeedItem] {
-        try bytes.withUnsafeBytes { try parse($0) }
-    }
-
-    /// Ends the document and returns the last items.
-    ///
-    /// - Throws: ``FeedParseError`` `.notAFeed` when no RSS or Atom root element was found (empty, binary or HTML
-    ///   input).
-    public func finish() throws -> [FeedItem] {
+    /// ``finish()``, returning the last items before they are built, as ``parsePending(_:)`` does.
+    public func finishPending() throws -> [PendingFeedItem] {
         guard !finished else { return [] }
         finished = true
         if context == nil {
@@ -257,7 +268,7 @@ public final class StreamingFeedParser {
         return FeedParseError(.notAFeed("no XML root element was found"))
     }
 
-    private func drain() -> [FeedItem] {
+    private func drain() -> [PendingFeedItem] {
         defer { handler.completed.removeAll(keepingCapacity: true) }
         return handler.completed
     }

@@ -108,15 +108,17 @@ struct ParseCommand: AsyncParsableCommand {
         defer { buffer.deallocate() }
         do {
             var count = first.count
-            var items = count > 0 ? try parser.parse(first) : []
+            // Items come unbuilt: the writer's thread builds them when it has nothing else to do (see
+            // `BackgroundJSONFeedWriter`).
+            var items = count > 0 ? try first.withUnsafeBytes { try parser.parsePending($0) } : []
             while count > 0 {
                 report(parser.takeWarnings())
                 if let metadata = parser.metadata { output.begin(metadata.makeJSONFeed()) }
                 output.write(items, sanitizingWith: deferredSanitizer)
                 count = try reader.next(into: buffer)
-                items = count > 0 ? try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count])) : []
+                items = count > 0 ? try parser.parsePending(UnsafeRawBufferPointer(rebasing: buffer[..<count])) : []
             }
-            items = try parser.finish()
+            items = try parser.finishPending()
             report(parser.takeWarnings())
             output.begin(parser.metadata?.makeJSONFeed() ?? JSONFeed(title: "", items: []))
             output.write(items, sanitizingWith: deferredSanitizer)
@@ -216,14 +218,22 @@ private enum Output {
         }
     }
 
-    /// Writes items, first making their `content_html` safe with `sanitizer` when there is one.
-    func write(_ items: [FeedItem], sanitizingWith sanitizer: HTMLSanitizer? = nil) {
+    /// Writes items.
+    func write(_ items: [FeedItem]) {
         switch self {
-        case .streaming(let writer): writer.write(items, sanitizingWith: sanitizer)
+        case .streaming(let writer): writer.write(.built(items), sanitizingWith: nil)
+        case .collecting(let collected): collected.feed.items += items
+        }
+    }
+
+    /// Builds and writes items, first making their `content_html` safe with `sanitizer` when there is one.
+    func write(_ items: [PendingFeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
+        switch self {
+        case .streaming(let writer): writer.write(.pending(items), sanitizingWith: sanitizer)
         case .collecting(let collected):
             // The parser made these safe already: only streaming output defers it to its writer.
             assert(sanitizer == nil)
-            collected.feed.items += items
+            collected.feed.items += items.map { $0.build() }
         }
     }
 
@@ -244,17 +254,36 @@ private enum Output {
 /// Items travel in batches of at least ``batchSize``, made of the arrays the parser returns (one per chunk read, never
 /// copied item by item: a `FeedItem` copy costs some twenty reference counts); at most ``capacity`` batches wait, so memory
 /// stays flat whatever the size of the feed. The JSON Feed stream belongs to the writer's thread alone.
+///
+/// The parser's items come unbuilt (``PendingFeedItem``), and who builds them balances the two threads: a batch
+/// handed over while the writer has another one waiting is built on the caller's thread first (the writer is
+/// behind: Atom feeds, with long content to sanitize), else the writer builds it (the parser is behind: Google
+/// News, whose items are short).
 private final class BackgroundJSONFeedWriter: @unchecked Sendable {
+    /// Items, as the parser returned them.
+    enum Part {
+        case built([FeedItem])
+        case pending([PendingFeedItem])
+
+        /// The items, built.
+        consuming func build() -> [FeedItem] {
+            switch consume self {
+            case .built(let items): items
+            case .pending(let pending): pending.map { $0.build() }
+            }
+        }
+    }
+
     private enum Message {
         case begin(JSONFeed)
-        case items([[FeedItem]], sanitizer: HTMLSanitizer?)
+        case items([Part], sanitizer: HTMLSanitizer?)
         case finish(afterFailure: Bool)
     }
 
     /// The most batches waiting for the writer before the caller waits in turn.
     private static let capacity = 2
     /// The items gathered into one batch: handing over costs a wake-up of the other thread, so not one per chunk.
-    private static let batchSize = 64
+    private static let batchSize = 256
 
     private let stream: JSONFeedStream
     /// Guards ``messages`` and ``isDone``; signalled whenever one of them changes.
@@ -263,7 +292,7 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     private var isDone = false
     /// On the caller's thread: whether the header was sent, and the batch being gathered.
     private var hasBegun = false
-    private var batch: [[FeedItem]] = []
+    private var batch: [Part] = []
     private var batchCount = 0
     private var batchSanitizer: HTMLSanitizer?
 
@@ -284,17 +313,26 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
 
     /// Sends items to be written, their `content_html` first made safe with `sanitizer` when there is one; waits
     /// while ``capacity`` batches are already waiting.
-    func write(_ items: [FeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
-        guard !items.isEmpty else { return }
+    func write(_ items: Part, sanitizingWith sanitizer: HTMLSanitizer?) {
+        let count =
+            switch items {
+            case .built(let items): items.count
+            case .pending(let items): items.count
+            }
+        guard count > 0 else { return }
         if !batch.isEmpty, (batchSanitizer == nil) != (sanitizer == nil) { sendBatch() }
         batch.append(items)
-        batchCount += items.count
+        batchCount += count
         batchSanitizer = sanitizer
         if batchCount >= Self.batchSize { sendBatch() }
     }
 
     private func sendBatch() {
         guard !batch.isEmpty else { return }
+        condition.lock()
+        let writerIsBehind = !messages.isEmpty
+        condition.unlock()
+        if writerIsBehind { batch = batch.map { .built($0.build()) } }
         send(.items(batch, sanitizer: batchSanitizer))
         batch = []
         batchCount = 0
@@ -331,7 +369,7 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
             case .begin(let header):
                 stream.begin(header)
             case .items(let batch, let sanitizer):
-                for items in batch { stream.write(items, sanitizingWith: sanitizer) }
+                for items in batch { stream.write(items.build(), sanitizingWith: sanitizer) }
             case .finish(let afterFailure):
                 if !afterFailure || stream.hasBegun { stream.finish() }
                 condition.lock()

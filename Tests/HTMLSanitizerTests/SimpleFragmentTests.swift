@@ -156,6 +156,18 @@ import Testing
         }
     }
 
+    @Test func asciiClassesHoldExactlyTheirBytes() {
+        for byte in UInt8.min...UInt8.max {
+            let isUpper = (0x41...0x5A).contains(byte)
+            let isLetter = isUpper || (0x61...0x7A).contains(byte)
+            let isDigit = (0x30...0x39).contains(byte)
+            #expect(byte.isASCIILetter == isLetter, "byte \(byte)")
+            #expect(byte.isASCIIDigit == isDigit, "byte \(byte)")
+            #expect(byte.isASCIIHexDigit == (isDigit || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)))
+            #expect(byte.asciiLowercased == (isUpper ? byte + 0x20 : byte), "byte \(byte)")
+        }
+    }
+
     @Test func flatteningMatchesFoundationsTrimming() {
         var generator = FragmentGenerator(seed: 7)
         for _ in 0..<4000 {

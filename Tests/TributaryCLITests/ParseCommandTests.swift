@@ -58,6 +58,11 @@ import TributaryCore
         )
         #expect(printed.map(\.id) == (0..<2_000).map { "story-\($0)" })
         #expect(printed.map(\.id) == parsed.items.map(\.id))
+        // Items are built on either thread, batch by batch, as the threads keep pace: every field must be the same.
+        #expect(printed.map(\.url) == parsed.items.map(\.url))
+        #expect(printed.map(\.title) == parsed.items.map(\.title))
+        #expect(printed.map(\.datePublished) == parsed.items.map(\.datePublished))
+        #expect(printed.map(\.tributary) == parsed.items.map(\.tributary))
         let mismatch = zip(printed, parsed.items).first { $0.contentHTML != $1.contentHTML }
         #expect(mismatch == nil, "first item sanitized differently: \(String(describing: mismatch))")
         let first = try #require(printed.first?.contentHTML)

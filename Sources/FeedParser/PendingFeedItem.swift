@@ -1,0 +1,33 @@
+public import Foundation
+public import HTMLSanitizer
+public import TributaryCore
+
+/// An item read to its end but not yet built: its fields as the feed gave them, the normalisation into a
+/// ``FeedItem`` (choosing its URL, content and id, making `content_html` safe when the options carry a sanitizer)
+/// still to do.
+///
+/// ``StreamingFeedParser/parsePending(_:)`` returns these so that a caller with a second thread can build items
+/// there, beside the parsing: `tributary parse` builds them on its writer's thread while that thread has nothing
+/// else to do. ``build()`` gives exactly the item ``StreamingFeedParser/parse(_:)-(UnsafeRawBufferPointer)`` returns.
+public struct PendingFeedItem: Sendable {
+    var builder: ItemBuilder
+    let context: Context
+
+    /// What building needs besides the fields, shared by the items of one parser.
+    final class Context: Sendable {
+        let sourceID: SourceID
+        let sanitizer: HTMLSanitizer?
+        let baseURL: URL?
+
+        init(options: FeedParserOptions) {
+            sourceID = options.sourceID
+            sanitizer = options.sanitizer
+            baseURL = options.baseURL
+        }
+    }
+
+    /// The normalised item.
+    public consuming func build() -> FeedItem {
+        builder.build(sourceID: context.sourceID, sanitizer: context.sanitizer, baseURL: context.baseURL)
+    }
+}
