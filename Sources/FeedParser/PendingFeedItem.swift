@@ -30,4 +30,17 @@ public struct PendingFeedItem: Sendable {
     public consuming func build() -> FeedItem {
         builder.build(sourceID: context.sourceID, sanitizer: context.sanitizer, baseURL: context.baseURL)
     }
+
+    /// The normalised items, in order.
+    ///
+    /// Each item is moved out of the array into its build: `items.map { $0.build() }` would copy every item first
+    /// (some twenty reference counts each, then as many releases), because a closure's argument is only borrowed.
+    public static func build(_ items: consuming [PendingFeedItem]) -> [FeedItem] {
+        var items = items
+        var built: [FeedItem] = []
+        built.reserveCapacity(items.count)
+        items.reverse()
+        while let item = items.popLast() { built.append(item.build()) }
+        return built
+    }
 }

@@ -62,7 +62,7 @@ public final class StreamingFeedParser {
     ///
     /// - Throws: ``FeedParseError`` when the input is not a feed or entity expansion ran over its budget.
     public func parse(_ bytes: UnsafeRawBufferPointer) throws -> [FeedItem] {
-        try parsePending(bytes).map { $0.build() }
+        PendingFeedItem.build(try parsePending(bytes))
     }
 
     /// Feeds the next bytes and returns the items they completed; see ``parse(_:)-(UnsafeRawBufferPointer)``.
@@ -75,7 +75,7 @@ public final class StreamingFeedParser {
     /// - Throws: ``FeedParseError`` `.notAFeed` when no RSS or Atom root element was found (empty, binary or HTML
     ///   input).
     public func finish() throws -> [FeedItem] {
-        try finishPending().map { $0.build() }
+        PendingFeedItem.build(try finishPending())
     }
 
     /// ``parse(_:)-(UnsafeRawBufferPointer)``, returning the items before they are built: the caller builds each

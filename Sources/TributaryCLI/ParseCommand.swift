@@ -233,7 +233,7 @@ private enum Output {
         case .collecting(let collected):
             // The parser made these safe already: only streaming output defers it to its writer.
             assert(sanitizer == nil)
-            collected.feed.items += items.map { $0.build() }
+            collected.feed.items += PendingFeedItem.build(items)
         }
     }
 
@@ -269,7 +269,7 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         consuming func build() -> [FeedItem] {
             switch consume self {
             case .built(let items): items
-            case .pending(let pending): pending.map { $0.build() }
+            case .pending(let pending): PendingFeedItem.build(pending)
             }
         }
     }
@@ -332,7 +332,13 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         condition.lock()
         let writerIsBehind = !messages.isEmpty
         condition.unlock()
-        if writerIsBehind { batch = batch.map { .built($0.build()) } }
+        if writerIsBehind {
+            // Popped, so that each part's array stays uniquely referenced and its items are moved, not copied.
+            var parts = batch
+            batch = []
+            parts.reverse()
+            while let part = parts.popLast() { batch.append(.built(part.build())) }
+        }
         send(.items(batch, sanitizer: batchSanitizer))
         batch = []
         batchCount = 0
@@ -365,11 +371,12 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
             let message = messages.removeFirst()
             condition.broadcast()
             condition.unlock()
-            switch message {
+            switch consume message {
             case .begin(let header):
                 stream.begin(header)
-            case .items(let batch, let sanitizer):
-                for items in batch { stream.write(items.build(), sanitizingWith: sanitizer) }
+            case .items(var batch, let sanitizer):
+                batch.reverse()
+                while let items = batch.popLast() { stream.write(items.build(), sanitizingWith: sanitizer) }
             case .finish(let afterFailure):
                 if !afterFailure || stream.hasBegun { stream.finish() }
                 condition.lock()
