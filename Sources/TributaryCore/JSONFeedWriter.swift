@@ -384,9 +384,11 @@ public struct JSONFeedWriter: Sendable {
             | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0xE2))
     }
 
-    /// Bytes that may need escaping: control characters, `"`, `\\`, `<` (before `/`) and 0xE2 (U+2028/U+2029).
-    private static let special: [Bool] = (0..<256).map {
-        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0xE2
+    /// Whether `byte` may need escaping: a control character, `"`, `\\`, `<` (before `/`) or 0xE2 (U+2028/U+2029).
+    /// Compared, not looked up in a table: a global table is a lazy global, checked on every call.
+    @inline(__always)
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0xE2
     }
 
     /// Writes a JSON string.
@@ -400,62 +402,60 @@ public struct JSONFeedWriter: Sendable {
     private static func string(utf8 bytes: UnsafeBufferPointer<UInt8>, into buffer: inout ByteWriter) {
         buffer.append(0x22)
         if let raw = UnsafeRawPointer(bytes.baseAddress) {
-            special.withUnsafeBufferPointer { special in
-                let count = bytes.count
-                var runStart = 0
-                var index = 0
-                while index < count {
-                    if index + 8 <= count {
-                        // Jump straight to the first candidate byte of the next eight (the lowest flagged byte is
-                        // always a true candidate; little-endian load).
-                        let mask = escapeCandidates(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                        if mask == 0 {
-                            index += 8
-                            continue
-                        }
-                        index += mask.trailingZeroBitCount >> 3
-                    }
-                    let byte = bytes[index]
-                    guard special[Int(byte)] else {
-                        index += 1
+            let count = bytes.count
+            var runStart = 0
+            var index = 0
+            while index < count {
+                if index + 8 <= count {
+                    // Jump straight to the first candidate byte of the next eight (the lowest flagged byte is
+                    // always a true candidate; little-endian load).
+                    let mask = escapeCandidates(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if mask == 0 {
+                        index += 8
                         continue
                     }
-                    var skip = 1
-                    let escape: StaticString
-                    switch byte {
-                    case 0x22: escape = "\\\""
-                    case 0x5C: escape = "\\\\"
-                    case 0x0A: escape = "\\n"
-                    case 0x0D: escape = "\\r"
-                    case 0x09: escape = "\\t"
-                    case 0x3C where index + 1 < count && bytes[index + 1] == 0x2F:
-                        // `</` becomes `<\/`: the '<' stays in the run, the '/' is escaped.
-                        index += 1
-                        escape = "\\/"
-                    case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] | 1 == 0xA9:
-                        escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-                        skip = 3
-                    case 0x00..<0x20: escape = ""
-                    default:
-                        index += 1
-                        continue
-                    }
-                    if runStart < index {
-                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                    }
-                    if escape.utf8CodeUnitCount > 0 {
-                        buffer.append(
-                            contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
-                        )
-                    } else {
-                        buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                    }
-                    index += skip
-                    runStart = index
+                    index += mask.trailingZeroBitCount >> 3
                 }
-                if runStart < count {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+                let byte = bytes[index]
+                guard isSpecial(byte) else {
+                    index += 1
+                    continue
                 }
+                var skip = 1
+                let escape: StaticString
+                switch byte {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                case 0x3C where index + 1 < count && bytes[index + 1] == 0x2F:
+                    // `</` becomes `<\/`: the '<' stays in the run, the '/' is escaped.
+                    index += 1
+                    escape = "\\/"
+                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] | 1 == 0xA9:
+                    escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    skip = 3
+                case 0x00..<0x20: escape = ""
+                default:
+                    index += 1
+                    continue
+                }
+                if runStart < index {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                }
+                if escape.utf8CodeUnitCount > 0 {
+                    buffer.append(
+                        contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
+                    )
+                } else {
+                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+                index += skip
+                runStart = index
+            }
+            if runStart < count {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
             }
         }
         buffer.append(0x22)

@@ -220,6 +220,8 @@ private struct FragmentGenerator {
     private static let texts = [
         "a", " ", "\n", "x y", "日本語", "&amp;", "&nbsp;", "&#65;", "&#x3C;", "&#128;", "&bogus;", "&", ">", "\t",
         "&lt;b&gt;", "&quot;", "&#x1F600;", "  \n  ", "&#xD800;", "&#10;", "é",
+        // Near misses of the five names the direct reader decodes itself.
+        "&AMP;", "&Lt;", "&gt", "&quo;", "&nbspx;", "&ampx;", "&lte;", "&qout;", "&nbs;",
     ]
     private static let subsetTexts = ["a", " ", "x y", "日本語", "&amp;", "&nbsp;", "&#65;", "&#x3C;", "&lt;b&gt;", "é"]
     private static let attributeNames = ["href", "title", "target", "lang", "src", "alt", "width", "onclick", "style"]
