@@ -1,5 +1,5 @@
-public import Foundation
-public import HTMLSanitizer
+import Foundation
+import HTMLSanitizer
 public import TributaryCore
 
 /// An item read to its end but not yet built: its fields as the feed gave them, the normalisation into a

@@ -283,7 +283,7 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     /// The most batches waiting for the writer before the caller waits in turn.
     private static let capacity = 2
     /// The items gathered into one batch: handing over costs a wake-up of the other thread, so not one per chunk.
-    private static let batchSize = 256
+    private static let batchSize = 128
 
     private let stream: JSONFeedStream
     /// Guards ``messages`` and ``isDone``; signalled whenever one of them changes.
