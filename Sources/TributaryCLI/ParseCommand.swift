@@ -284,7 +284,7 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     private static let capacity = 2
     /// The items gathered into one batch: handing over costs a wake-up of the other thread, so not one per chunk.
     /// Measured on the 100 MB Google News feed, smaller batches took more memory, not less (64: 30 MiB peak, 128: 29.5,
-    /// 256: 28), as items are then built on both threads more often and both threads' malloc arenas grow.
+    /// 256: 28), with items built on either thread; the cause (malloc arenas, most likely) was not pinned down.
     private static let batchSize = 256
 
     private let stream: JSONFeedStream
