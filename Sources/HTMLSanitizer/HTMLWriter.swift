@@ -95,17 +95,18 @@ struct HTMLWriter: TreeEmitter {
 
     /// ``escape(_:quotes:into:)`` for text given as UTF-8.
     static func escape(utf8: UnsafeBufferPointer<UInt8>, quotes: Bool, into bytes: inout [UInt8]) {
-        let table = quotes ? escapedInAttributes : escapedInText
         var index = 0
         while index < utf8.count {
-            // Copy the run of bytes that stay as they are in one go.
+            // Copy the run of bytes that stay as they are in one go: up to the next byte that may have to be
+            // written differently (a C1 control starts with 0xC2; `"` only matters in attribute values).
             let runStart = index
-            index = ByteScan.skip(utf8, from: index) { word in
-                ByteScan.below(word, 0x20) | ByteScan.equal(word, 0x26) | ByteScan.equal(word, 0x3C)
-                    | ByteScan.equal(word, 0x3E) | ByteScan.equal(word, 0x7F) | ByteScan.equal(word, 0xC2)
-                    | (quotes ? ByteScan.equal(word, 0x22) : 0)
-            }
-            while index < utf8.count, !table[Int(utf8[index])] { index += 1 }
+            index = ByteScan.find(
+                utf8,
+                from: index,
+                below: 0x20,
+                (0x26, 0x3C, 0x3E, 0x7F, 0xC2, 0x22),
+                count: quotes ? 6 : 5
+            )
             if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             guard index < utf8.count else { break }
             let byte = utf8[index]
@@ -123,19 +124,6 @@ struct HTMLWriter: TreeEmitter {
                 index += 1  // a C1 control (U+0080 to U+009F)
             default: bytes.append(byte)
             }
-        }
-    }
-
-    /// The bytes `escape(_:quotes:into:)` may have to write differently in text (a C1 control starts with 0xC2),
-    /// and in attribute values (`"` too).
-    private static let escapedInText: [Bool] = (0...255).map { needsEscaping(UInt8($0), quotes: false) }
-    private static let escapedInAttributes: [Bool] = (0...255).map { needsEscaping(UInt8($0), quotes: true) }
-
-    private static func needsEscaping(_ byte: UInt8, quotes: Bool) -> Bool {
-        switch byte {
-        case 0x26, 0x3C, 0x3E, 0xC2, ..<0x20, 0x7F: true
-        case 0x22: quotes
-        default: false
         }
     }
 }

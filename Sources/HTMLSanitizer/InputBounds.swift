@@ -158,24 +158,18 @@ enum InputBounds {
         return byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0)
     }
 
-    /// Whether any character of `utf8` needs cleaning: eight bytes at a time, the exact check only for the few
+    /// Whether any character of `utf8` needs cleaning: sixteen bytes at a time, the exact check only for the few
     /// bytes that may start such a character.
     private static func needsCleaning(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let candidates = cleaningCandidates
         var index = 0
         while index < utf8.count {
-            index = ByteScan.skip(utf8, from: index) { word in
-                ByteScan.below(word, 0x20) | ByteScan.equal(word, 0x7F) | ByteScan.equal(word, 0xC2)
-            }
+            index = ByteScan.find(utf8, from: index, below: 0x20, (0x7F, 0xC2, 0, 0, 0, 0), count: 2)
             guard index < utf8.count else { break }
-            if candidates[Int(utf8[index])], needsCleaning(utf8, at: index) { return true }
+            if needsCleaning(utf8, at: index) { return true }
             index += 1
         }
         return false
     }
-
-    /// The bytes that may start a character ``needsCleaning(_:at:)`` is true for.
-    private static let cleaningCandidates: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D

@@ -1,3 +1,4 @@
+import CByteScan
 import Foundation
 
 /// Writes a JSON Feed 1.1 document piece by piece into a byte buffer: the header, then each item as it becomes
@@ -371,26 +372,6 @@ public struct JSONFeedWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
-
-    /// A mask with the high bit set in each byte of `word` that is below 0x20 or equal to `"`, `\\`, `<` or 0xE2
-    /// (SWAR; bytes above a true match may be flagged too, the lowest flagged byte is always a true match).
-    @inline(__always)
-    private static func escapeCandidates(_ word: UInt64) -> UInt64 {
-        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
-        let control = (word &- ones &* 0x20) & ~word & highs
-        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
-            | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0xE2))
-    }
-
-    /// Whether `byte` may need escaping: a control character, `"`, `\\`, `<` (before `/`) or 0xE2 (U+2028/U+2029).
-    /// Compared, not looked up in a table: a global table is a lazy global, checked on every call.
-    @inline(__always)
-    private static func isSpecial(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0xE2
-    }
-
     /// Writes a JSON string.
     private static func string(_ value: String, into buffer: inout ByteWriter) {
         var value = value
@@ -398,29 +379,20 @@ public struct JSONFeedWriter: Sendable {
     }
 
     /// Writes a JSON string given as valid UTF-8; runs of bytes that need no escaping are copied in one go, found
-    /// eight bytes at a time.
+    /// sixteen bytes at a time (`tributary_find_first`).
     private static func string(utf8 bytes: UnsafeBufferPointer<UInt8>, into buffer: inout ByteWriter) {
         buffer.append(0x22)
-        if let raw = UnsafeRawPointer(bytes.baseAddress) {
+        if let base = bytes.baseAddress {
+            // The bytes that may need escaping: control characters, `"`, `\\`, `<` (before `/`) and 0xE2 (the first
+            // byte of U+2028 and U+2029).
+            let special = tributary_byte_set(below: 0x20, count: 4, equal: (0x22, 0x5C, 0x3C, 0xE2, 0, 0))
             let count = bytes.count
             var runStart = 0
             var index = 0
-            while index < count {
-                if index + 8 <= count {
-                    // Jump straight to the first candidate byte of the next eight (the lowest flagged byte is
-                    // always a true candidate; little-endian load).
-                    let mask = escapeCandidates(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    if mask == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += mask.trailingZeroBitCount >> 3
-                }
+            while true {
+                index = tributary_find_first(base, index, count, special)
+                guard index < count else { break }
                 let byte = bytes[index]
-                guard isSpecial(byte) else {
-                    index += 1
-                    continue
-                }
                 var skip = 1
                 let escape: StaticString
                 switch byte {

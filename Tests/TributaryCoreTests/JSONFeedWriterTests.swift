@@ -134,6 +134,33 @@ import TributaryCore
         #expect(!text.contains("</"))
     }
 
+    /// Strings of every length up to 100 with characters that need escaping at random places: the escaping scan
+    /// goes sixteen bytes at a time with a tail, so every position and length is covered. Each must decode back to
+    /// itself, with no `</` and no raw control character in the output.
+    @Test func stringsWithEscapesAtEveryPositionRoundTrip() throws {
+        let pieces = [
+            "a", "b", "日", "é", "😀", "\"", "\\", "/", "<", "</", "\n", "\r", "\t", "\u{1}", "\u{1F}", "\u{7F}",
+            "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "€", " ",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...100 {
+            for _ in 0..<5 {
+                var text = ""
+                while text.utf8.count < length { text += pieces.randomElement(using: &generator)! }
+                var writer = JSONFeedWriter()
+                var buffer: [UInt8] = []
+                writer.writeItem(FeedItem(id: text), into: &buffer)
+                // The item as the writer frames it in a document: a separator and line feed around the object.
+                while let last = buffer.last, last == 0x0A || last == 0x2C { buffer.removeLast() }
+                while let first = buffer.first, first == 0x0A || first == 0x2C { buffer.removeFirst() }
+                let object = try JSONSerialization.jsonObject(with: Data(buffer)) as? [String: Any]
+                #expect(object?["id"] as? String == text, "\(text.debugDescription)")
+                #expect(!buffer.contains(0x00) && !buffer.contains(0x0A), "\(text.debugDescription)")
+                #expect(!String(decoding: buffer, as: UTF8.self).contains("</"), "\(text.debugDescription)")
+            }
+        }
+    }
+
     @Test func emptyFeedIsValidJSON() throws {
         let bytes = JSONFeedWriter.encode(JSONFeed(title: "", items: []))
         #expect(
