@@ -82,8 +82,14 @@ final class TextBuffer {
         }
     }
 
+    /// Inline, with the growth out of line: it runs on every callback, and was a call of its own before.
+    @inline(__always)
     private func reserve(_ added: Int) {
-        guard count + added > capacity else { return }
+        if count + added > capacity { grow(adding: added) }
+    }
+
+    @inline(never)
+    private func grow(adding added: Int) {
         var newCapacity = capacity * 2
         while newCapacity < count + added { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
