@@ -211,10 +211,15 @@ for feed in "${selected[@]}"; do
         for tool in "${tools[@]}"; do
             command_for "$tool" "$file" "$bytes"
             if ((${#command[@]})) && [[ -z "${failure_of["$tool/$feed"]:-}" ]]; then
-                # Read the file into the page cache before every run, so that no tool pays for the disk: on the
-                # development VM, files a few minutes old were seen evicted (0 pages cached, 22 GB free), and a
-                # 100 MB read from disk inside one tool's run decides the comparison.
+                # Read the file, and the tool's executable, into the page cache before every run, so that no tool
+                # pays for the disk: on the development VM, files a few minutes old were seen evicted (0 pages
+                # cached, 22 GB free), and feedparser's run (675 MiB on the 100 MB feed) evicts what ran before it.
+                # A 100 MB feed, or the 100 MB tributary executable, read from disk inside one tool's run decides
+                # the comparison: measured, tributary took 0.12 to 0.17 s on the 10 MB feed right after feedparser
+                # and 0.07 to 0.09 s when run again at once, while sax-count (a few KiB) hardly noticed.
                 cat "$file" >/dev/null
+                executable="$(command -v "${command[0]}" || true)"
+                [[ -z "$executable" ]] || cat "$executable" >/dev/null
                 measure_once "$tool/$feed" "$input" "${command[@]}"
             fi
         done
