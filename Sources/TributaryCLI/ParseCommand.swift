@@ -108,8 +108,7 @@ struct ParseCommand: AsyncParsableCommand {
         defer { buffer.deallocate() }
         do {
             var count = first.count
-            // Items come unbuilt: the writer's thread builds them when it has nothing else to do (see
-            // `BackgroundJSONFeedWriter`).
+            // Items come unbuilt: whichever thread is ahead builds them (see `BackgroundJSONFeedWriter`).
             var items = count > 0 ? try first.withUnsafeBytes { try parser.parsePending($0) } : []
             while count > 0 {
                 report(parser.takeWarnings())
@@ -265,6 +264,13 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         case built([FeedItem])
         case pending([PendingFeedItem])
 
+        var count: Int {
+            switch self {
+            case .built(let items): items.count
+            case .pending(let items): items.count
+            }
+        }
+
         /// The items, built.
         consuming func build() -> [FeedItem] {
             switch consume self {
@@ -316,11 +322,7 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     /// Sends items to be written, their `content_html` first made safe with `sanitizer` when there is one; waits
     /// while ``capacity`` batches are already waiting.
     func write(_ items: Part, sanitizingWith sanitizer: HTMLSanitizer?) {
-        let count =
-            switch items {
-            case .built(let items): items.count
-            case .pending(let items): items.count
-            }
+        let count = items.count
         guard count > 0 else { return }
         if !batch.isEmpty, (batchSanitizer == nil) != (sanitizer == nil) { sendBatch() }
         batch.append(items)
