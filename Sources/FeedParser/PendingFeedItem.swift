@@ -7,8 +7,8 @@ public import TributaryCore
 /// still to do.
 ///
 /// ``StreamingFeedParser/parsePending(_:)`` returns these so that a caller with a second thread can build items
-/// there, beside the parsing: `tributary parse` builds them on its writer's thread while that thread has nothing
-/// else to do. ``build()`` gives exactly the item ``StreamingFeedParser/parse(_:)-(UnsafeRawBufferPointer)`` returns.
+/// there, beside the parsing: in `tributary parse`, whichever of its two threads is ahead builds them. ``build()``
+/// gives exactly the item ``StreamingFeedParser/parse(_:)-(UnsafeRawBufferPointer)`` returns.
 public struct PendingFeedItem: Sendable {
     var builder: ItemBuilder
     let context: Context

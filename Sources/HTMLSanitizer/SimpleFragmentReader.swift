@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads a simple, well-formed fragment directly, without libxml2, and hands it to a ``TreeWalker``'s policy in
 /// the same order and shape as the walker would hand libxml2's tree of it; anything outside the simple subset is
 /// refused (`nil`), and the caller parses it with libxml2 as usual.
@@ -121,14 +113,12 @@ struct SimpleFragmentReader {
     /// write libxml2's tree of them, untrimmed; `nil` when the fragment is outside the subset.
     static func render(_ bytes: UnsafeBufferPointer<UInt8>, walker: TreeWalker) -> [UInt8]? {
         // libxml2 drops the noncharacters U+FFFE and U+FFFF (EF BF BE, EF BF BF), which are not XML characters.
-        // memchr finds the lead bytes: a byte-by-byte search was a tenth of the sanitizer's time on Google News.
-        if let base = bytes.baseAddress {
-            var position = 0
-            while position < bytes.count, let found = memchr(base + position, 0xEF, bytes.count - position) {
-                let lead = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if lead + 2 < bytes.count, bytes[lead + 1] == 0xBF, bytes[lead + 2] >= 0xBE { return nil }
-                position = lead + 1
-            }
+        // The lead bytes are found sixteen at a time: a byte-by-byte search was a tenth of the sanitizer's time on
+        // Google News.
+        var lead = ByteScan.find(bytes, from: 0, (0xEF, 0, 0, 0, 0, 0), count: 1)
+        while lead < bytes.count {
+            if lead + 2 < bytes.count, bytes[lead + 1] == 0xBF, bytes[lead + 2] >= 0xBE { return nil }
+            lead = ByteScan.find(bytes, from: lead + 1, (0xEF, 0, 0, 0, 0, 0), count: 1)
         }
         var reader = SimpleFragmentReader(bytes: bytes, walker: walker)
         // The output is about as long as the input (links gain `rel` and `target`, `font` tags go).
