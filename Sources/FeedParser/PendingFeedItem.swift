@@ -28,19 +28,24 @@ public struct PendingFeedItem: Sendable {
 
     /// The normalised item.
     public consuming func build() -> FeedItem {
-        builder.build(sourceID: context.sourceID, sanitizer: context.sanitizer, baseURL: context.baseURL)
+        buildInPlace()
     }
 
     /// The normalised items, in order.
     ///
-    /// Each item is moved out of the array into its build: `items.map { $0.build() }` would copy every item first
-    /// (some twenty reference counts each, then as many releases), because a closure's argument is only borrowed.
+    /// Each item is built where it lies in the array, its fields moved into the ``FeedItem``: `items.map { $0.build() }`
+    /// would copy every item first (some twenty reference counts each, then as many releases), because a closure's
+    /// argument is only borrowed.
     public static func build(_ items: consuming [PendingFeedItem]) -> [FeedItem] {
         var items = items
-        var built: [FeedItem] = []
-        built.reserveCapacity(items.count)
-        items.reverse()
-        while let item = items.popLast() { built.append(item.build()) }
-        return built
+        return items.withUnsafeMutableBufferPointer { pending in
+            let pending = pending
+            return pending.indices.map { pending[$0].buildInPlace() }
+        }
+    }
+
+    /// Builds the item, moving its fields out: what is left is spent (see ``ItemBuilder/build(sourceID:sanitizer:baseURL:)``).
+    private mutating func buildInPlace() -> FeedItem {
+        builder.build(sourceID: context.sourceID, sanitizer: context.sanitizer, baseURL: context.baseURL)
     }
 }

@@ -423,26 +423,35 @@ private final class JSONFeedStream {
 
     /// Writes items, their `content_html` first made safe with `sanitizer` when there is one: the sanitizer's
     /// UTF-8 goes into the JSON as it is, the items themselves are left unchanged.
-    func write(_ items: [FeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
+    func write(_ items: consuming [FeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
         guard hasBegun else {
             pending.append((items, sanitizer))
             return
         }
-        // Items are read in place (an `UnsafeBufferPointer` element is borrowed, not copied): a `FeedItem` copy
-        // retains and releases some twenty references.
-        items.withUnsafeBufferPointer { items in
+        // Each item is moved out of the array while it is written, then moved back: reading it in place (through
+        // `withUnsafeBufferPointer`) copied it before each call, and a `FeedItem` copy retains and releases some
+        // twenty references. The writer and the buffer are locals meanwhile, sparing an exclusivity check per use.
+        var items = items
+        var writer = writer
+        var buffer: [UInt8] = []
+        swap(&buffer, &self.buffer)
+        items.withUnsafeMutableBufferPointer { items in
             for index in items.indices {
-                if let sanitizer, let html = items[index].contentHTML {
+                let item = items.moveElement(from: index)
+                if let sanitizer, let html = item.contentHTML {
                     let safe = sanitizer.sanitizedUTF8(html, baseURL: baseURL)
-                    writer.writeItem(items[index], contentHTML: safe, into: &buffer)
-                } else if items[index].contentHTML == nil, items[index].contentText == nil {
-                    writer.writeItem(items[index].withRequiredContent(), into: &buffer)
+                    writer.writeItem(item, contentHTML: safe, into: &buffer)
+                } else if item.contentHTML == nil, item.contentText == nil {
+                    writer.writeItem(item.withRequiredContent(), into: &buffer)
                 } else {
-                    writer.writeItem(items[index], into: &buffer)
+                    writer.writeItem(item, into: &buffer)
                 }
+                items.initializeElement(at: index, to: item)
             }
         }
-        if buffer.count >= 1 << 16 { flush() }
+        self.writer = writer
+        swap(&buffer, &self.buffer)
+        if self.buffer.count >= 1 << 16 { flush() }
     }
 
     func finish() {
