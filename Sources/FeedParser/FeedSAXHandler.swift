@@ -965,29 +965,26 @@ final class FeedSAXHandler {
         guard inItem else { return }
         switch kind {
         case .title, .atomTitle:
-            item.title = plainTitle()
+            item.title = rawText(.plainText(markup: captureType != .text))
         case .dcTitle:
-            if item.title == nil { item.title = plainTitle() }
+            if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .link:
             let value = trimmedText()
             if !value.isEmpty, item.link == nil { item.link = resolve(value, baseCount: captureBaseCount) }
         case .description:
-            item.description = absoluteLinks(ItemBuilder.html(text.bytes))
+            item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
         case .dcDescription, .itunesSummary:
-            if item.description == nil { item.description = absoluteLinks(ItemBuilder.html(text.bytes)) }
+            if item.description == nil { item.description = rawText(.html(unescapingTwice: true, links: linkBase())) }
         case .contentEncoded:
-            item.contentEncoded = absoluteLinks(String(decoding: text.bytes, as: UTF8.self))
+            item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
         case .atomContent:
             switch captureType {
-            case .text, .base64: item.atomContentText = String(decoding: text.bytes, as: UTF8.self)
-            case .html: item.atomContentHTML = absoluteLinks(String(decoding: text.bytes, as: UTF8.self))
-            case .xhtml: item.atomContentHTML = trimmedText()
+            case .text, .base64: item.atomContentText = rawText(.verbatim)
+            case .html: item.atomContentHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
+            case .xhtml: item.atomContentHTML = rawText(.trimmed)
             }
         case .atomSummary:
-            item.summary =
-                captureType == .text
-                ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
-                : FeedText.plainText(text.bytes)
+            item.summary = rawText(.plainText(markup: captureType != .text))
         case .guid:
             let value = trimmedText()
             if !value.isEmpty { item.guid = value }
@@ -1084,38 +1081,39 @@ final class FeedSAXHandler {
     }
 
     private func trimmedText() -> String {
-        let bytes = text.bytes
-        var start = 0
-        var end = bytes.count
-        while start < end, bytes[start] <= 0x20 { start += 1 }
-        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        FeedText.trimmed(text.bytes)
+    }
+
+    /// The captured text, kept as bytes to be read as `reading` when the item is built (see ``RawText``).
+    private func rawText(_ reading: RawText.Reading) -> RawText {
+        RawText(text.bytes, reading: reading)
+    }
+
+    /// What relative links in the captured HTML resolve against; `nil` when there is no base at all (they are
+    /// then left as written).
+    private func linkBase() -> RawText.LinkBase? {
+        guard captureBaseCount > 0 || baseURLString != nil else { return nil }
+        guard let base = baseString(captureBaseCount) else { return RawText.LinkBase(base: nil) }
+        if resolverBase?.string != base { resolverBase = URLResolver.Base(base) }
+        return RawText.LinkBase(base: resolverBase)
     }
 
     private func parseDate() -> Date? {
         FeedDate.parse(bytes: text.bytes)
     }
 
-    /// HTML with its relative `href`/`src` values resolved against the base of the captured element.
-    private func absoluteLinks(_ html: String) -> String {
-        guard captureBaseCount > 0 || baseURLString != nil else { return html }
-        let baseCount = captureBaseCount
-        return FeedText.resolvingRelativeURLs(html) { resolve($0, baseCount: baseCount) }
-    }
-
     /// Resolves a URL reference against the `xml:base` chain in effect, then the feed URL.
     private func resolve(_ reference: String, baseCount: Int) -> String {
         let reference = Self.trimmed(reference)
         if Self.hasScheme(reference) { return reference }
-        let base: String?
-        if baseCount > 0, baseCount <= bases.count {
-            base = bases[baseCount - 1]
-        } else {
-            base = baseURLString
-        }
-        guard let base else { return reference }
+        guard let base = baseString(baseCount) else { return reference }
         if resolverBase?.string != base { resolverBase = URLResolver.Base(base) }
         return resolverBase?.resolve(reference) ?? reference
+    }
+
+    /// The base URL in effect `baseCount` entries into the `xml:base` chain, else the feed URL.
+    private func baseString(_ baseCount: Int) -> String? {
+        baseCount > 0 && baseCount <= bases.count ? bases[baseCount - 1] : baseURLString
     }
 
     /// Trims ASCII whitespace without Foundation (which bridges through `NSString` and was 40% of parse time).
@@ -1129,7 +1127,7 @@ final class FeedSAXHandler {
         return String(string[start..<end])
     }
 
-    private static func hasScheme(_ string: String) -> Bool {
+    static func hasScheme(_ string: String) -> Bool {
         var sawLetter = false
         for byte in string.utf8 {
             switch byte {

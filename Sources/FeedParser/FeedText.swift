@@ -68,6 +68,15 @@ enum FeedText {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The text without the white space (and control characters) around it.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] <= 0x20 { start += 1 }
+        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
     /// Decodes character and entity references once, leaving everything else (double-escaped HTML becomes HTML).
     static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
@@ -105,53 +114,57 @@ enum FeedText {
     /// such attributes are left alone; the scan is one pass over the bytes.
     static func resolvingRelativeURLs(_ html: String, _ resolve: (String) -> String) -> String {
         var html = html
-        return html.withUTF8 { bytes -> String? in
-            var output: [UInt8] = []
-            var copied = 0
-            var index = 0
-            let count = bytes.count
-            guard let base = bytes.baseAddress else { return nil }
-            while index + 2 < count {
-                // Jump to the next '=' (memchr), then look for `href=` or `src=` after whitespace, and a quote.
-                guard let found = memchr(base + index, 0x3D, count - index) else { break }
-                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                guard index + 2 < count, index >= 4 else {
-                    index += 1
-                    continue
-                }
-                let isHref =
-                    index >= 5 && bytes[index - 4] | 0x20 == 0x68 && bytes[index - 3] | 0x20 == 0x72
-                    && bytes[index - 2] | 0x20 == 0x65 && bytes[index - 1] | 0x20 == 0x66
-                    && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 5])
-                let isSrc =
-                    bytes[index - 3] | 0x20 == 0x73 && bytes[index - 2] | 0x20 == 0x72
-                    && bytes[index - 1] | 0x20 == 0x63
-                    && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 4])
-                let quote = bytes[index + 1]
-                guard isHref || isSrc, quote == 0x22 || quote == 0x27 else {
-                    index += 1
-                    continue
-                }
-                let start = index + 2
-                // Values are long (a Google News link is some 200 bytes): find the closing quote with memchr too.
-                guard let closing = memchr(base + start, Int32(quote), count - start) else { break }
-                let end = base.distance(to: closing.assumingMemoryBound(to: UInt8.self))
-                let valueBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if !valueBytes.isEmpty, valueBytes[0] != 0x23, !hasScheme(valueBytes) {
-                    let value = String(decoding: valueBytes, as: UTF8.self)
-                    let resolved = resolve(value)
-                    if resolved != value {
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
-                        output.append(contentsOf: resolved.utf8)
-                        copied = end
-                    }
-                }
-                index = end + 1
+        return html.withUTF8 { resolvingRelativeURLs(in: $0, resolve).map { String(decoding: $0, as: UTF8.self) } }
+            ?? html
+    }
+
+    /// ``resolvingRelativeURLs(_:_:)`` on UTF-8: the rewritten bytes, or `nil` when nothing changed.
+    static func resolvingRelativeURLs(in bytes: UnsafeBufferPointer<UInt8>, _ resolve: (String) -> String) -> [UInt8]? {
+        var output: [UInt8] = []
+        var copied = 0
+        var index = 0
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
+        while index + 2 < count {
+            // Jump to the next '=' (memchr), then look for `href=` or `src=` after whitespace, and a quote.
+            guard let found = memchr(base + index, 0x3D, count - index) else { break }
+            index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard index + 2 < count, index >= 4 else {
+                index += 1
+                continue
             }
-            guard copied > 0 else { return nil }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
-            return String(decoding: output, as: UTF8.self)
-        } ?? html
+            let isHref =
+                index >= 5 && bytes[index - 4] | 0x20 == 0x68 && bytes[index - 3] | 0x20 == 0x72
+                && bytes[index - 2] | 0x20 == 0x65 && bytes[index - 1] | 0x20 == 0x66
+                && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 5])
+            let isSrc =
+                bytes[index - 3] | 0x20 == 0x73 && bytes[index - 2] | 0x20 == 0x72
+                && bytes[index - 1] | 0x20 == 0x63
+                && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 4])
+            let quote = bytes[index + 1]
+            guard isHref || isSrc, quote == 0x22 || quote == 0x27 else {
+                index += 1
+                continue
+            }
+            let start = index + 2
+            // Values are long (a Google News link is some 200 bytes): find the closing quote with memchr too.
+            guard let closing = memchr(base + start, Int32(quote), count - start) else { break }
+            let end = base.distance(to: closing.assumingMemoryBound(to: UInt8.self))
+            let valueBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if !valueBytes.isEmpty, valueBytes[0] != 0x23, !hasScheme(valueBytes) {
+                let value = String(decoding: valueBytes, as: UTF8.self)
+                let resolved = resolve(value)
+                if resolved != value {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                    output.append(contentsOf: resolved.utf8)
+                    copied = end
+                }
+            }
+            index = end + 1
+        }
+        guard copied > 0 else { return nil }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+        return output
     }
 
     /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).

@@ -13,13 +13,14 @@ struct ItemBuilder {
     var link: String?
     var alternateLink: String?
     var firstAtomLink: String?
-    var title: String?
-    /// HTML, already unescaped once more when it was escaped twice.
-    var description: String?
-    var contentEncoded: String?
-    var atomContentHTML: String?
-    var atomContentText: String?
-    var summary: String?
+    // The long text fields are read when the item is built (see ``RawText``).
+    var title: RawText?
+    /// HTML, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
+    var description: RawText?
+    var contentEncoded: RawText?
+    var atomContentHTML: RawText?
+    var atomContentText: RawText?
+    var summary: RawText?
     var published: Date?
     var dcDate: Date?
     var updated: Date?
@@ -31,10 +32,13 @@ struct ItemBuilder {
     var itunesDuration: Double?
     var origin: TributaryExtension.Origin?
 
-    /// HTML from a text node, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
-    static func html(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        FeedText.isDoubleEscaped(bytes)
-            ? String(decoding: FeedText.decodeEntities(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+    /// How a built item's `content_html` is made.
+    enum ContentHTML {
+        /// A `String` in the item, made safe by the sanitizer when there is one.
+        case inItem(sanitizer: HTMLSanitizer?)
+        /// Made safe by the sanitizer and returned as UTF-8 beside the item (then it is not in the item): the HTML
+        /// goes from the feed's bytes to the sanitizer's without a `String` on either side.
+        case safeUTF8(sanitizer: HTMLSanitizer)
     }
 
     /// Builds the normalised item; `sourceID` is stamped on it, and `content_html` goes through `sanitizer` (when
@@ -44,22 +48,43 @@ struct ItemBuilder {
     /// built where it lies (in an array, through its buffer) without a copy of every field first and a release of
     /// every field after: some forty reference counts per item otherwise.
     mutating func build(sourceID: SourceID, sanitizer: HTMLSanitizer?, baseURL: URL?) -> FeedItem {
+        build(sourceID: sourceID, contentHTML: .inItem(sanitizer: sanitizer), baseURL: baseURL).item
+    }
+
+    /// Builds the normalised item as ``build(sourceID:sanitizer:baseURL:)`` does, its `content_html` made as
+    /// `contentHTML` says: the item, and the safe `content_html` as UTF-8 when it is not in the item.
+    mutating func build(
+        sourceID: SourceID,
+        contentHTML: ContentHTML,
+        baseURL: URL?
+    ) -> (item: FeedItem, safeContentHTML: [UInt8]?) {
         let url = alternateLink.take() ?? link.take() ?? firstAtomLink.take() ?? permaLinkGUID
-        var item = FeedItem(id: "", url: url, title: title.take())
+        var item = FeedItem(id: "", url: url, title: title.take()?.string())
+        let html: RawText?
         if let contentEncoded = contentEncoded.take() {
-            item.contentHTML = contentEncoded
-            if var description = description.take(), !description.isEmpty {
+            html = contentEncoded
+            if var description = description.take()?.string(), !description.isEmpty {
                 item.summary = description.withUTF8 { FeedText.plainText($0) }
             }
-        } else if let atomContentHTML = atomContentHTML.take() {
-            item.contentHTML = atomContentHTML
-        } else if let description = description.take() {
-            item.contentHTML = description
+        } else {
+            html = atomContentHTML.take() ?? description.take()
         }
-        if let sanitizer { item.sanitizeContent(with: sanitizer, baseURL: baseURL) }
-        if let atomContentText = atomContentText.take() { item.contentText = atomContentText }
-        if let summary = summary.take() {
-            if item.contentHTML == nil, item.contentText == nil {
+        let hasContentHTML = html != nil
+        var safeContentHTML: [UInt8]?
+        if let html {
+            switch contentHTML {
+            case .inItem(let sanitizer):
+                item.contentHTML = html.string()
+                if let sanitizer { item.sanitizeContent(with: sanitizer, baseURL: baseURL) }
+            case .safeUTF8(let sanitizer):
+                safeContentHTML = html.utf8().withUnsafeBufferPointer {
+                    sanitizer.sanitizedUTF8(validUTF8: $0, baseURL: baseURL)
+                }
+            }
+        }
+        if let atomContentText = atomContentText.take() { item.contentText = atomContentText.string() }
+        if let summary = summary.take()?.string() {
+            if !hasContentHTML, item.contentText == nil {
                 item.contentText = summary
             } else {
                 item.summary = summary
@@ -81,9 +106,11 @@ struct ItemBuilder {
         if let originalID, !originalID.isEmpty {
             item.id = originalID
         } else {
+            // The derived id may be made from the safe content: it goes into the item.
+            if let safe = safeContentHTML.take() { item.contentHTML = String(decoding: safe, as: UTF8.self) }
             item.id = item.derivedID()
         }
-        return item
+        return (item, safeContentHTML)
     }
 
     private var permaLinkGUID: String? {

@@ -73,6 +73,18 @@ public struct HTMLSanitizer: Sendable {
     ///   - baseURL: as for ``sanitize(_:baseURL:)``.
     /// - Returns: the sanitized fragment as UTF-8; empty when nothing is left.
     public func sanitizedUTF8(_ html: String, baseURL: URL?) -> [UInt8] {
+        var html = html
+        return html.withUTF8 { sanitizedUTF8(validUTF8: $0, baseURL: baseURL) }
+    }
+
+    /// ``sanitizedUTF8(_:baseURL:)`` from bytes, for the feed parser, whose text is UTF-8 that libxml2 checked: it
+    /// then needs no `String` (whose making would check it once more) on either side.
+    ///
+    /// - Parameters:
+    ///   - html: an HTML fragment; it must be valid UTF-8.
+    ///   - baseURL: as for ``sanitize(_:baseURL:)``.
+    /// - Returns: the sanitized fragment as UTF-8; empty when nothing is left.
+    package func sanitizedUTF8(validUTF8 html: UnsafeBufferPointer<UInt8>, baseURL: URL?) -> [UInt8] {
         let safe = safeHTML(html, baseURL: baseURL)
         assert(String(validating: safe, as: UTF8.self) != nil, "the sanitizer wrote invalid UTF-8")
         return safe
@@ -90,19 +102,17 @@ public struct HTMLSanitizer: Sendable {
 
     // MARK: - Private
 
-    /// The sanitized HTML of `html` as UTF-8: see ``sanitizedUTF8(_:baseURL:)``.
-    private func safeHTML(_ html: String, baseURL: URL?) -> [UInt8] {
+    /// The sanitized HTML of `utf8` (valid UTF-8) as UTF-8: see ``sanitizedUTF8(_:baseURL:)``.
+    private func safeHTML(_ utf8: UnsafeBufferPointer<UInt8>, baseURL: URL?) -> [UInt8] {
         let base = URLPolicy.usableBase(baseURL)
+        let maximumBytes = options.maximumInputBytes
         if options.readsSimpleFragmentsDirectly {
-            var html = html
             let walker = TreeWalker(options: options, base: base)
-            let maximumBytes = options.maximumInputBytes
             // Most fragments need no cleaning: they are read where they are, without a copy.
-            let direct = html.withUTF8 { utf8 in
+            let direct =
                 InputBounds.isClean(utf8, maximumBytes: maximumBytes)
-                    ? SimpleFragmentReader.render(utf8, walker: walker)
-                    : SimpleFragmentReader.render(InputBounds.clean(utf8, maximumBytes: maximumBytes), walker: walker)
-            }
+                ? SimpleFragmentReader.render(utf8, walker: walker)
+                : SimpleFragmentReader.render(InputBounds.clean(utf8, maximumBytes: maximumBytes), walker: walker)
             if let direct {
                 // Read directly, so not repaired: there is nothing to settle, and its output is read directly again
                 // to the same bytes (the tests and the fuzz target check that it is idempotent like every other
@@ -110,7 +120,7 @@ public struct HTMLSanitizer: Sendable {
                 return Self.trimmed(direct)
             }
         }
-        let cleaned = InputBounds.clean(html, maximumBytes: options.maximumInputBytes)
+        let cleaned = InputBounds.clean(utf8, maximumBytes: maximumBytes)
         var output = render(InputBounds.cut(cleaned), base: base, readingDirectly: false)
         for _ in 0..<Self.settleRounds {
             // What sanitizing the output again does, except that the output is read whole even when it is longer

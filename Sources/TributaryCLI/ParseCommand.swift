@@ -1,7 +1,6 @@
 import ArgumentParser
 import FeedParser
 import Foundation
-import HTMLSanitizer
 import JSONFileAdapter
 import Renderers
 import TributaryCore
@@ -66,7 +65,7 @@ struct ParseCommand: AsyncParsableCommand {
         defer { reader.close() }
         let output =
             format == .json
-            ? Output.streaming(BackgroundJSONFeedWriter(baseURL: effectiveBaseURL))
+            ? Output.streaming(BackgroundJSONFeedWriter())
             : .collecting(CollectedFeed())
         do {
             let first = try reader.next()
@@ -91,15 +90,10 @@ struct ParseCommand: AsyncParsableCommand {
 
     private func parseXML(first: [UInt8], reader: ChunkReader, output: Output) throws {
         let parser: StreamingFeedParser
-        var deferredSanitizer: HTMLSanitizer?
         do {
-            var options = FeedParserOptions(baseURL: effectiveBaseURL, sourceID: SourceID(sourceID))
-            // JSON output makes `content_html` safe on the writer's thread, beside the parsing.
-            if case .streaming = output {
-                deferredSanitizer = options.sanitizer
-                options.sanitizer = nil
-            }
-            parser = try StreamingFeedParser(options: options)
+            parser = try StreamingFeedParser(
+                options: FeedParserOptions(baseURL: effectiveBaseURL, sourceID: SourceID(sourceID))
+            )
         } catch {
             throw ParseFailure(message: "\(error)")
         }
@@ -113,14 +107,14 @@ struct ParseCommand: AsyncParsableCommand {
             while count > 0 {
                 report(parser.takeWarnings())
                 if let metadata = parser.metadata { output.begin(metadata.makeJSONFeed()) }
-                output.write(items, sanitizingWith: deferredSanitizer)
+                output.write(items)
                 count = try reader.next(into: buffer)
                 items = count > 0 ? try parser.parsePending(UnsafeRawBufferPointer(rebasing: buffer[..<count])) : []
             }
             items = try parser.finishPending()
             report(parser.takeWarnings())
             output.begin(parser.metadata?.makeJSONFeed() ?? JSONFeed(title: "", items: []))
-            output.write(items, sanitizingWith: deferredSanitizer)
+            output.write(items)
             output.finish()
         } catch let error as FeedParseError {
             report(parser.takeWarnings())
@@ -220,19 +214,16 @@ private enum Output {
     /// Writes items.
     func write(_ items: [FeedItem]) {
         switch self {
-        case .streaming(let writer): writer.write(.built(items), sanitizingWith: nil)
+        case .streaming(let writer): writer.write(.built(items.map { WritableFeedItem(item: $0) }))
         case .collecting(let collected): collected.feed.items += items
         }
     }
 
-    /// Builds and writes items, first making their `content_html` safe with `sanitizer` when there is one.
-    func write(_ items: [PendingFeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
+    /// Builds and writes items.
+    func write(_ items: [PendingFeedItem]) {
         switch self {
-        case .streaming(let writer): writer.write(.pending(items), sanitizingWith: sanitizer)
-        case .collecting(let collected):
-            // The parser made these safe already: only streaming output defers it to its writer.
-            assert(sanitizer == nil)
-            collected.feed.items += PendingFeedItem.build(items)
+        case .streaming(let writer): writer.write(.pending(items))
+        case .collecting(let collected): collected.feed.items += PendingFeedItem.build(items)
         }
     }
 
@@ -246,22 +237,25 @@ private enum Output {
     }
 }
 
-/// Sanitizes items and writes them as JSON Feed (``JSONFeedStream``) on a thread of its own, so that reading and
-/// parsing the feed, on the caller's thread, and making its HTML safe and writing it, on this one, run side by side:
-/// on two cores the wall time of `parse` is close to the longer of the two instead of their sum.
+/// Builds items and writes them as JSON Feed (``JSONFeedStream``) on a thread of its own, so that reading and
+/// parsing the feed, on the caller's thread, and building items (their text read, their HTML made safe) and writing
+/// them, on this one, run side by side: on two cores the wall time of `parse` is close to the longer of the two
+/// instead of their sum.
 ///
-/// Items travel in batches of at least ``batchSize``, made of the arrays the parser returns (one per chunk read, never
-/// copied item by item: a `FeedItem` copy costs some twenty reference counts); at most ``capacity`` batches wait, so memory
-/// stays flat whatever the size of the feed. The JSON Feed stream belongs to the writer's thread alone.
+/// Items travel in batches of at least ``batchSize`` (the first one goes at once, so that the writer starts early),
+/// made of the arrays the parser returns (one per chunk read, never copied item by item: a `FeedItem` copy costs some
+/// twenty reference counts); at most ``capacity`` batches wait, so memory stays flat whatever the size of the feed.
+/// The JSON Feed stream belongs to the writer's thread alone.
 ///
-/// The parser's items come unbuilt (``PendingFeedItem``), and who builds them balances the two threads: a batch
-/// handed over while the writer has another one waiting is built on the caller's thread first (the writer is
-/// behind: Atom feeds, with long content to sanitize), else the writer builds it (the parser is behind: Google
-/// News, whose items are short).
+/// The parser's items come unbuilt (``PendingFeedItem``), and building them is the work the two threads share.
+/// The writer builds each batch it takes, unless it is built already. The caller never waits idle for the writer:
+/// when the queue is full (the writer is behind: Atom feeds, with long content to make safe), and at the end of the
+/// feed, it builds the newest waiting batch itself, while the writer works from the oldest. When the writer keeps
+/// up (Google News, whose items are short), the caller only parses.
 private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     /// Items, as the parser returned them.
     enum Part {
-        case built([FeedItem])
+        case built([WritableFeedItem])
         case pending([PendingFeedItem])
 
         var count: Int {
@@ -272,21 +266,43 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         }
 
         /// The items, built.
-        consuming func build() -> [FeedItem] {
+        consuming func build() -> [WritableFeedItem] {
             switch consume self {
             case .built(let items): items
-            case .pending(let pending): PendingFeedItem.build(pending)
+            case .pending(let pending): PendingFeedItem.buildForWriting(pending)
             }
+        }
+    }
+
+    /// A batch in the queue. Its parts belong to whichever thread claimed it (``isClaimed``, under the lock).
+    private final class Batch: @unchecked Sendable {
+        var parts: [Part]
+        /// Whether a thread took the batch to build it.
+        var isClaimed = false
+        /// Whether its parts are all built.
+        var isBuilt = false
+
+        init(_ parts: [Part]) {
+            self.parts = parts
+        }
+
+        /// Builds the parts, moving them out and back so that each part's array stays uniquely referenced and its
+        /// items are moved, not copied.
+        func build() {
+            var pending: [Part] = []
+            swap(&pending, &parts)
+            pending.reverse()
+            while let part = pending.popLast() { parts.append(.built(part.build())) }
         }
     }
 
     private enum Message {
         case begin(JSONFeed)
-        case items([Part], sanitizer: HTMLSanitizer?)
+        case items(Batch)
         case finish(afterFailure: Bool)
     }
 
-    /// The most batches waiting for the writer before the caller waits in turn.
+    /// The most batches waiting for the writer before the caller turns to building them.
     private static let capacity = 2
     /// The items gathered into one batch: handing over costs a wake-up of the other thread, so not one per chunk.
     /// Measured on the 100 MB Google News feed, smaller batches took more memory, not less (64: 30 MiB peak, 128: 29.5,
@@ -294,19 +310,19 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     private static let batchSize = 256
 
     private let stream: JSONFeedStream
-    /// Guards ``messages`` and ``isDone``; signalled whenever one of them changes.
+    /// Guards ``messages``, ``isDone`` and the batches' states; signalled whenever one of them changes.
     private let condition = NSCondition()
     private var messages: [Message] = []
     private var isDone = false
-    /// On the caller's thread: whether the header was sent, and the batch being gathered.
+    /// On the caller's thread: whether the header was sent, the batch being gathered, and whether one was sent.
     private var hasBegun = false
     private var batch: [Part] = []
     private var batchCount = 0
-    private var batchSanitizer: HTMLSanitizer?
+    private var hasSentItems = false
 
     /// Starts the writer's thread.
-    init(baseURL: URL?) {
-        stream = JSONFeedStream(baseURL: baseURL)
+    init() {
+        stream = JSONFeedStream()
         let thread = Thread { [self] in run() }
         thread.name = "tributary.parse-writer"
         thread.start()
@@ -319,52 +335,61 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         send(.begin(header()))
     }
 
-    /// Sends items to be written, their `content_html` first made safe with `sanitizer` when there is one; waits
-    /// while ``capacity`` batches are already waiting.
-    func write(_ items: Part, sanitizingWith sanitizer: HTMLSanitizer?) {
+    /// Sends items to be written; while ``capacity`` batches are already waiting, builds them instead.
+    func write(_ items: Part) {
         let count = items.count
         guard count > 0 else { return }
-        if !batch.isEmpty, (batchSanitizer == nil) != (sanitizer == nil) { sendBatch() }
         batch.append(items)
         batchCount += count
-        batchSanitizer = sanitizer
-        if batchCount >= Self.batchSize { sendBatch() }
+        if batchCount >= Self.batchSize || !hasSentItems { sendBatch() }
     }
 
     private func sendBatch() {
         guard !batch.isEmpty else { return }
-        condition.lock()
-        let writerIsBehind = !messages.isEmpty
-        condition.unlock()
-        if writerIsBehind {
-            // Popped, so that each part's array stays uniquely referenced and its items are moved, not copied.
-            var parts = batch
-            batch = []
-            parts.reverse()
-            while let part = parts.popLast() { batch.append(.built(part.build())) }
-        }
-        send(.items(batch, sanitizer: batchSanitizer))
+        send(.items(Batch(batch)))
         batch = []
         batchCount = 0
+        hasSentItems = true
     }
 
-    /// Ends the document (after a failure, only when it was begun) and returns once all of it is written.
+    /// Ends the document (after a failure, only when it was begun) and returns once all of it is written, building
+    /// waiting batches meanwhile.
     func finish(afterFailure: Bool) {
         sendBatch()
         send(.finish(afterFailure: afterFailure))
         condition.lock()
-        while !isDone { condition.wait() }
+        while !isDone {
+            if !helpBuild() { condition.wait() }
+        }
         condition.unlock()
     }
 
     private func send(_ message: Message) {
         condition.lock()
-        while messages.count >= Self.capacity, !isDone { condition.wait() }
+        while messages.count >= Self.capacity, !isDone {
+            if !helpBuild() { condition.wait() }
+        }
         if !isDone {
             messages.append(message)
             condition.broadcast()
         }
         condition.unlock()
+    }
+
+    /// On the caller's thread, with the lock held: builds the newest batch no thread has claimed, releasing the
+    /// lock meanwhile; returns whether there was one.
+    private func helpBuild() -> Bool {
+        for message in messages.reversed() {
+            guard case .items(let batch) = message, !batch.isClaimed else { continue }
+            batch.isClaimed = true
+            condition.unlock()
+            batch.build()
+            condition.lock()
+            batch.isBuilt = true
+            condition.broadcast()
+            return true
+        }
+        return false
     }
 
     /// The writer's thread: takes the messages in order until the document is finished.
@@ -373,14 +398,24 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
             condition.lock()
             while messages.isEmpty { condition.wait() }
             let message = messages.removeFirst()
+            if case .items(let batch) = message {
+                if batch.isClaimed {
+                    // The caller is building it: wait for that.
+                    while !batch.isBuilt { condition.wait() }
+                } else {
+                    batch.isClaimed = true
+                }
+            }
             condition.broadcast()
             condition.unlock()
             switch consume message {
             case .begin(let header):
                 stream.begin(header)
-            case .items(var batch, let sanitizer):
-                batch.reverse()
-                while let items = batch.popLast() { stream.write(items.build(), sanitizingWith: sanitizer) }
+            case .items(let batch):
+                var parts: [Part] = []
+                swap(&parts, &batch.parts)
+                parts.reverse()
+                while let items = parts.popLast() { stream.write(items.build()) }
             case .finish(let afterFailure):
                 if !afterFailure || stream.hasBegun { stream.finish() }
                 condition.lock()
@@ -393,21 +428,16 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     }
 }
 
-/// Writes a JSON Feed document to standard output item by item, in blocks of about 64 KiB, making `content_html`
-/// safe on the way when asked to.
+/// Writes a JSON Feed document to standard output item by item, in blocks of about 64 KiB.
 private final class JSONFeedStream {
-    /// The feed's URL, for the relative URLs the parser left in `content_html` (as
-    /// ``FeedItem/sanitizeContent(with:baseURL:)`` resolves them).
-    private let baseURL: URL?
     private var writer = JSONFeedWriter()
     private var buffer: [UInt8] = []
-    /// Items seen before the header, with the sanitizer each batch is to go through.
-    private var pending: [(items: [FeedItem], sanitizer: HTMLSanitizer?)] = []
+    /// Items seen before the header.
+    private var pending: [[WritableFeedItem]] = []
     private(set) var hasBegun = false
     private var hasFinished = false
 
-    init(baseURL: URL?) {
-        self.baseURL = baseURL
+    init() {
         buffer.reserveCapacity(1 << 17)
     }
 
@@ -416,16 +446,16 @@ private final class JSONFeedStream {
         guard !hasBegun else { return }
         hasBegun = true
         writer.writeHeader(of: header, into: &buffer)
-        let held = pending
-        pending = []
-        for part in held { write(part.items, sanitizingWith: part.sanitizer) }
+        var held: [[WritableFeedItem]] = []
+        swap(&held, &pending)
+        held.reverse()
+        while let items = held.popLast() { write(items) }
     }
 
-    /// Writes items, their `content_html` first made safe with `sanitizer` when there is one: the sanitizer's
-    /// UTF-8 goes into the JSON as it is, the items themselves are left unchanged.
-    func write(_ items: consuming [FeedItem], sanitizingWith sanitizer: HTMLSanitizer?) {
+    /// Writes items; a safe `content_html` kept beside an item as UTF-8 goes into the JSON as it is.
+    func write(_ items: consuming [WritableFeedItem]) {
         guard hasBegun else {
-            pending.append((items, sanitizer))
+            pending.append(items)
             return
         }
         // Each item is moved out of the array while it is written, then moved back: reading it in place (through
@@ -437,16 +467,15 @@ private final class JSONFeedStream {
         swap(&buffer, &self.buffer)
         items.withUnsafeMutableBufferPointer { items in
             for index in items.indices {
-                let item = items.moveElement(from: index)
-                if let sanitizer, let html = item.contentHTML {
-                    let safe = sanitizer.sanitizedUTF8(html, baseURL: baseURL)
-                    writer.writeItem(item, contentHTML: safe, into: &buffer)
-                } else if item.contentHTML == nil, item.contentText == nil {
-                    writer.writeItem(item.withRequiredContent(), into: &buffer)
+                let entry = items.moveElement(from: index)
+                if let safe = entry.safeContentHTML {
+                    writer.writeItem(entry.item, contentHTML: safe, into: &buffer)
+                } else if entry.item.contentHTML == nil, entry.item.contentText == nil {
+                    writer.writeItem(entry.item.withRequiredContent(), into: &buffer)
                 } else {
-                    writer.writeItem(item, into: &buffer)
+                    writer.writeItem(entry.item, into: &buffer)
                 }
-                items.initializeElement(at: index, to: item)
+                items.initializeElement(at: index, to: entry)
             }
         }
         self.writer = writer

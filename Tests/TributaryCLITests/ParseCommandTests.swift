@@ -73,6 +73,52 @@ import TributaryCore
         )
     }
 
+    /// Long content keeps the writer behind the parser, so the parsing thread builds batches too (when the queue is
+    /// full, and at the end): whichever thread builds an item, `parse` prints what the library returns. Entries
+    /// without an id or a link get an id made from their safe content.
+    @Test func aFeedWithLongContentPrintsTheParsersItemsWhicheverThreadBuildsThem() throws {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+        xml += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"https://blog.example.org/posts/\">"
+        xml += "<title>Blog</title>"
+        let paragraph =
+            "<p>Text with <a href=\"../about\" onclick=\"steal()\">a relative link</a>, <code>code()</code>, "
+            + "<img src=\"img/a.png\" alt=\"an image\"> and 日本語のテキスト.</p><script>alert(1)</script>"
+        for index in 0..<600 {
+            // Every tenth entry has neither id nor link, nor a date.
+            let identity =
+                index % 10 == 0
+                ? ""
+                : "<id>tag:blog.example.org,2026:\(index)</id><link href=\"\(index)/\"/>"
+                    + "<updated>2026-11-22T05:41:40Z</updated>"
+            xml +=
+                "<entry>\(identity)<title type=\"html\">Post &lt;b&gt;\(index)&lt;/b&gt;</title>"
+                + "<summary>Summary \(index)</summary><content type=\"html\">"
+                + Self.escaped(String(repeating: paragraph, count: 12)) + "</content></entry>\n"
+        }
+        let data = Data((xml + "</feed>").utf8)
+        let workspace = try Workspace()
+        try data.write(to: workspace.url.appendingPathComponent("blog.xml"))
+        let result = try TributaryProcess.run(
+            ["parse", "blog.xml", "--base-url", Self.baseURL.absoluteString],
+            in: workspace.url
+        )
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = try Self.items(in: result.standardOutput)
+        let parsed = try FeedParser.parse(
+            data: data,
+            options: FeedParserOptions(baseURL: Self.baseURL, sourceID: "input")
+        ).items
+        #expect(printed.count == 600)
+        #expect(printed.filter { $0.id.hasPrefix("tributary:") }.count == 60)
+        #expect(printed.map(\.id) == parsed.map(\.id))
+        let mismatch = zip(printed, parsed).first { $0 != $1 }
+        #expect(mismatch == nil, "first item printed differently: \(String(describing: mismatch))")
+        let content = try #require(printed.last?.contentHTML)
+        #expect(content.contains("<a href=\"https://blog.example.org/about\" rel=\"noopener noreferrer\""))
+        #expect(content.contains("<img src=\"https://blog.example.org/posts/img/a.png\""))
+        #expect(!content.contains("script") && !content.contains("onclick"))
+    }
+
     @Test func aFailureAfterManyItemsStillPrintsACompleteDocumentOfTheItemsBefore() throws {
         var prolog = "<!DOCTYPE rss [<!ENTITY lol0 \"lollollollollollollollollollol\">"
         for level in 1...12 {
