@@ -168,26 +168,28 @@ enum FeedDate {
                     cursor += 1
                 }
                 if cursor < bytes.count, bytes[cursor] == 0x3A, !sawTime {
-                    // hh:mm[:ss]
+                    // hh:mm[:ss], in locals rather than an array: this runs once per item.
                     cursor += 1
-                    var parts = [value]
-                    while parts.count < 3 {
+                    var parts = (value, 0, 0)
+                    var partsRead = 1
+                    while partsRead < 3 {
                         var part = 0
-                        var partCount = 0
-                        while cursor < bytes.count, isDigit(bytes[cursor]), partCount < 2 {
+                        var digits = 0
+                        while cursor < bytes.count, isDigit(bytes[cursor]), digits < 2 {
                             part = part * 10 + Int(bytes[cursor] - 0x30)
-                            partCount += 1
+                            digits += 1
                             cursor += 1
                         }
-                        guard partCount > 0 else { return nil }
-                        parts.append(part)
+                        guard digits > 0 else { return nil }
+                        if partsRead == 1 { parts.1 = part } else { parts.2 = part }
+                        partsRead += 1
                         guard cursor < bytes.count, bytes[cursor] == 0x3A else { break }
                         cursor += 1
                     }
-                    guard parts[0] < 24, parts[1] < 60, parts.count < 3 || parts[2] <= 60 else { return nil }
-                    hour = parts[0]
-                    minute = parts[1]
-                    second = parts.count > 2 ? min(parts[2], 59) : 0
+                    guard parts.0 < 24, parts.1 < 60, partsRead < 3 || parts.2 <= 60 else { return nil }
+                    hour = parts.0
+                    minute = parts.1
+                    second = partsRead > 2 ? min(parts.2, 59) : 0
                     sawTime = true
                     // Skip fractional seconds.
                     if cursor < bytes.count, bytes[cursor] == 0x2E {
@@ -292,36 +294,24 @@ enum FeedDate {
             default: return nil
             }
         }
-        let hours: Double
-        switch word {
-        case pack("ut"), pack("utc"), pack("gmt"), pack("wet"): hours = 0
-        case pack("bst"), pack("cet"), pack("met"), pack("wat"), pack("west"): hours = 1
-        case pack("cest"), pack("eet"), pack("mest"), pack("sast"): hours = 2
-        case pack("eest"), pack("msk"): hours = 3
-        case pack("est"): hours = -5
-        case pack("edt"): hours = -4
-        case pack("cst"): hours = -6
-        case pack("cdt"): hours = -5
-        case pack("mst"): hours = -7
-        case pack("mdt"): hours = -6
-        case pack("pst"): hours = -8
-        case pack("pdt"): hours = -7
-        case pack("akst"): hours = -9
-        case pack("akdt"): hours = -8
-        case pack("hst"): hours = -10
-        case pack("ast"): hours = -4
-        case pack("adt"): hours = -3
-        case pack("nst"): hours = -3.5
-        case pack("jst"), pack("kst"): hours = 9
-        case pack("hkt"), pack("sgt"), pack("awst"): hours = 8
-        case pack("aest"): hours = 10
-        case pack("aedt"): hours = 11
-        case pack("nzst"): hours = 12
-        case pack("nzdt"): hours = 13
-        default: return nil
-        }
-        return Int(hours * 3600)
+        return zoneHours[word].map { Int($0 * 3600) }
     }
+
+    /// Named zones, packed as lower-case ASCII bytes, and their offsets in hours.
+    private static let zoneHours: [UInt32: Double] = {
+        var table: [UInt32: Double] = [:]
+        let zones: [(names: [StaticString], hours: Double)] = [
+            (["ut", "utc", "gmt", "wet"], 0), (["bst", "cet", "met", "wat", "west"], 1),
+            (["cest", "eet", "mest", "sast"], 2), (["eest", "msk"], 3), (["est"], -5), (["edt"], -4), (["cst"], -6),
+            (["cdt"], -5), (["mst"], -7), (["mdt"], -6), (["pst"], -8), (["pdt"], -7), (["akst"], -9), (["akdt"], -8),
+            (["hst"], -10), (["ast"], -4), (["adt"], -3), (["nst"], -3.5), (["jst", "kst"], 9),
+            (["hkt", "sgt", "awst"], 8), (["aest"], 10), (["aedt"], 11), (["nzst"], 12), (["nzdt"], 13),
+        ]
+        for zone in zones {
+            for name in zone.names { table[pack(name)] = zone.hours }
+        }
+        return table
+    }()
 
     private static func pack(_ string: StaticString) -> UInt32 {
         var value = UInt32(0)

@@ -94,6 +94,10 @@ final class FeedSAXHandler {
     )
     private var overflow: [NameKey: ElementKind] = [:]
     @exclusivity(unchecked) private var item = ItemBuilder()
+    /// The capacity the next item's text starts with: from the length of the last one's.
+    @exclusivity(unchecked) private var itemTextCapacity = 0
+    /// Whether ``item`` is the new builder ``completeItem()`` left, ready for the next item.
+    @exclusivity(unchecked) private var itemIsNew = false
     @exclusivity(unchecked) private var inItem = false
     @exclusivity(unchecked) private var itemDepth = -1
     private var author: FeedItem.Author?
@@ -351,8 +355,13 @@ final class FeedSAXHandler {
 
     /// Moves the item being read to ``completed``, leaving an empty builder for the next one.
     private func completeItem() {
-        var finished = ItemBuilder()
+        // The next item's text will likely be about as long: reserved at once (with room to spare), it is seldom
+        // reallocated as it grows.
+        let length = item.rawBytes.count
+        itemTextCapacity = min(length + length / 2, 1 << 16)
+        var finished = ItemBuilder(textCapacity: itemTextCapacity)
         swap(&finished, &item)
+        itemIsNew = true
         completed.append(PendingFeedItem(builder: finished, context: itemContext))
     }
 
@@ -720,7 +729,9 @@ final class FeedSAXHandler {
             if namespace.map({ String(cString: $0) }) == "http://my.netscape.com/rdf/simple/0.9/" { format = .rss090 }
         case .item where parent == .channel || parent == .rdf || parent == .rss,
             .atomEntry where parent == .atomFeed:
-            item = ItemBuilder()
+            // A builder left by an item that never ended is replaced; one that ``completeItem()`` put there is new.
+            if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
+            itemIsNew = false
             inItem = true
             itemDepth = depth
             if kind == .item { readRDFAbout(attributes) }
@@ -969,8 +980,7 @@ final class FeedSAXHandler {
         case .dcTitle:
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .link:
-            let value = trimmedText()
-            if !value.isEmpty, item.link == nil { item.link = resolve(value, baseCount: captureBaseCount) }
+            if item.link == nil { item.link = trimmedRawText(.url(RawText.LinkBase(base: urlBase(captureBaseCount)))) }
         case .description:
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
         case .dcDescription, .itunesSummary:
@@ -986,11 +996,9 @@ final class FeedSAXHandler {
         case .atomSummary:
             item.summary = rawText(.plainText(markup: captureType != .text))
         case .guid:
-            let value = trimmedText()
-            if !value.isEmpty { item.guid = value }
+            if let value = trimmedRawText(.verbatim) { item.guid = value }
         case .atomID:
-            let value = trimmedText()
-            if !value.isEmpty { item.atomID = value }
+            if let value = trimmedRawText(.verbatim) { item.atomID = value }
         case .pubDate, .atomPublished:
             if item.published == nil { item.published = parseDate() }
         case .dcDate:
@@ -1084,18 +1092,36 @@ final class FeedSAXHandler {
         FeedText.trimmed(text.bytes)
     }
 
-    /// The captured text, kept as bytes to be read as `reading` when the item is built (see ``RawText``).
+    /// The captured text, kept in the item to be read as `reading` when it is built (see ``RawText``).
     private func rawText(_ reading: RawText.Reading) -> RawText {
-        RawText(text.bytes, reading: reading)
+        item.keep(text.bytes, as: reading)
+    }
+
+    /// The captured text without the white space around it, kept in the item to be read as `reading`; `nil` when
+    /// nothing is left.
+    private func trimmedRawText(_ reading: RawText.Reading) -> RawText? {
+        let bytes = text.bytes
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] <= 0x20 { start += 1 }
+        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
+        guard end > start else { return nil }
+        return item.keep(UnsafeBufferPointer(rebasing: bytes[start..<end]), as: reading)
     }
 
     /// What relative links in the captured HTML resolve against; `nil` when there is no base at all (they are
     /// then left as written).
     private func linkBase() -> RawText.LinkBase? {
         guard captureBaseCount > 0 || baseURLString != nil else { return nil }
-        guard let base = baseString(captureBaseCount) else { return RawText.LinkBase(base: nil) }
+        return RawText.LinkBase(base: urlBase(captureBaseCount))
+    }
+
+    /// The base URL in effect `baseCount` entries into the `xml:base` chain, else the feed URL, split (and kept for
+    /// the next reference); `nil` when there is none or it cannot be a base.
+    private func urlBase(_ baseCount: Int) -> URLResolver.Base? {
+        guard let base = baseString(baseCount) else { return nil }
         if resolverBase?.string != base { resolverBase = URLResolver.Base(base) }
-        return RawText.LinkBase(base: resolverBase)
+        return resolverBase
     }
 
     private func parseDate() -> Date? {
@@ -1106,9 +1132,7 @@ final class FeedSAXHandler {
     private func resolve(_ reference: String, baseCount: Int) -> String {
         let reference = Self.trimmed(reference)
         if Self.hasScheme(reference) { return reference }
-        guard let base = baseString(baseCount) else { return reference }
-        if resolverBase?.string != base { resolverBase = URLResolver.Base(base) }
-        return resolverBase?.resolve(reference) ?? reference
+        return urlBase(baseCount)?.resolve(reference) ?? reference
     }
 
     /// The base URL in effect `baseCount` entries into the `xml:base` chain, else the feed URL.

@@ -5,15 +5,17 @@ import TributaryCore
 /// The raw fields of one RSS item or Atom entry, collected while its element is open and turned into a
 /// ``FeedItem`` when it closes.
 struct ItemBuilder {
-    var guid: String?
+    /// The bytes of the text fields below, one after another: an item's text takes one allocation, not one per field.
+    private(set) var rawBytes: [UInt8] = []
+    // The text fields are read when the item is built (see ``RawText``).
+    var guid: RawText?
     var guidIsPermaLink = true
-    var atomID: String?
+    var atomID: RawText?
     /// RSS 1.0's `<item rdf:about>`: the item's URI, its id when there is no guid.
     var rdfAbout: String?
-    var link: String?
+    var link: RawText?
     var alternateLink: String?
     var firstAtomLink: String?
-    // The long text fields are read when the item is built (see ``RawText``).
     var title: RawText?
     /// HTML, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
     var description: RawText?
@@ -31,6 +33,18 @@ struct ItemBuilder {
     var attachments: [FeedItem.Attachment] = []
     var itunesDuration: Double?
     var origin: TributaryExtension.Origin?
+
+    /// Creates an empty builder whose text can grow to `capacity` bytes before it is reallocated.
+    init(textCapacity capacity: Int = 0) {
+        rawBytes.reserveCapacity(capacity)
+    }
+
+    /// Keeps `bytes` in the item's text, to be read as `reading` when the item is built.
+    mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, as reading: RawText.Reading) -> RawText {
+        let start = rawBytes.count
+        rawBytes.append(contentsOf: bytes)
+        return RawText(range: start..<rawBytes.count, reading: reading)
+    }
 
     /// How a built item's `content_html` is made.
     enum ContentHTML {
@@ -58,33 +72,45 @@ struct ItemBuilder {
         contentHTML: ContentHTML,
         baseURL: URL?
     ) -> (item: FeedItem, safeContentHTML: [UInt8]?) {
-        let url = alternateLink.take() ?? link.take() ?? firstAtomLink.take() ?? permaLinkGUID
-        var item = FeedItem(id: "", url: url, title: title.take()?.string())
+        var rawBytes: [UInt8] = []
+        swap(&rawBytes, &self.rawBytes)
+        return rawBytes.withUnsafeBufferPointer { text in
+            build(text: text, sourceID: sourceID, contentHTML: contentHTML, baseURL: baseURL)
+        }
+    }
+
+    private mutating func build(
+        text: UnsafeBufferPointer<UInt8>,
+        sourceID: SourceID,
+        contentHTML: ContentHTML,
+        baseURL: URL?
+    ) -> (item: FeedItem, safeContentHTML: [UInt8]?) {
+        func read(_ raw: RawText?) -> String? { raw?.string(in: text) }
+        let guid = read(guid.take())
+        let url = alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take() ?? permaLink(guid)
+        var item = FeedItem(id: "", url: url, title: read(title.take()))
         let html: RawText?
         if let contentEncoded = contentEncoded.take() {
             html = contentEncoded
-            if var description = description.take()?.string(), !description.isEmpty {
+            if var description = read(description.take()), !description.isEmpty {
                 item.summary = description.withUTF8 { FeedText.plainText($0) }
             }
         } else {
             html = atomContentHTML.take() ?? description.take()
         }
-        let hasContentHTML = html != nil
         var safeContentHTML: [UInt8]?
         if let html {
             switch contentHTML {
             case .inItem(let sanitizer):
-                item.contentHTML = html.string()
+                item.contentHTML = html.string(in: text)
                 if let sanitizer { item.sanitizeContent(with: sanitizer, baseURL: baseURL) }
             case .safeUTF8(let sanitizer):
-                safeContentHTML = html.utf8().withUnsafeBufferPointer {
-                    sanitizer.sanitizedUTF8(validUTF8: $0, baseURL: baseURL)
-                }
+                safeContentHTML = html.withUTF8(in: text) { sanitizer.sanitizedUTF8(validUTF8: $0, baseURL: baseURL) }
             }
         }
-        if let atomContentText = atomContentText.take() { item.contentText = atomContentText.string() }
-        if let summary = summary.take()?.string() {
-            if !hasContentHTML, item.contentText == nil {
+        if let atomContentText = read(atomContentText.take()) { item.contentText = atomContentText }
+        if let summary = read(summary.take()) {
+            if html == nil, item.contentText == nil {
                 item.contentText = summary
             } else {
                 item.summary = summary
@@ -101,7 +127,7 @@ struct ItemBuilder {
         item.image =
             thumbnail.take() ?? itunesImage.take()
             ?? item.attachments.first(where: { $0.mimeType?.hasPrefix("image/") == true })?.url
-        let originalID = guid.take() ?? atomID.take() ?? rdfAbout.take()
+        let originalID = guid ?? read(atomID.take()) ?? rdfAbout.take()
         item.tributary = TributaryExtension(source: sourceID, origin: origin.take(), guid: originalID)
         if let originalID, !originalID.isEmpty {
             item.id = originalID
@@ -113,7 +139,8 @@ struct ItemBuilder {
         return (item, safeContentHTML)
     }
 
-    private var permaLinkGUID: String? {
+    /// The guid, when it is a permalink (an http or https URL not marked otherwise).
+    private func permaLink(_ guid: String?) -> String? {
         guard guidIsPermaLink, let guid, guid.hasPrefix("http://") || guid.hasPrefix("https://") else { return nil }
         return guid
     }

@@ -1,9 +1,10 @@
 /// The text of an item field as the feed gave it, made into a `String` only when the item is built.
 ///
-/// The long fields (titles, descriptions, content, summaries) are kept as the bytes libxml2 delivered, with what
-/// reading them takes: validating the UTF-8, stripping tags, resolving relative links. Items are built on whichever
-/// thread is ahead (see ``PendingFeedItem``), so this work leaves the parsing thread whenever the other one has time
-/// for it. ``string()`` gives exactly what the SAX handler would have made of the bytes at once.
+/// The text fields of an item (title, link, guid, description, content, summary) are kept as the bytes libxml2
+/// delivered, one after another in the item's ``ItemBuilder/text`` (one allocation per item, not one per field),
+/// with what reading them takes: validating the UTF-8, stripping tags, resolving relative links. Items are built on
+/// whichever thread is ahead (see ``PendingFeedItem``), so this work leaves the parsing thread whenever the other one
+/// has time for it. Reading gives exactly what the SAX handler would have made of the bytes at once.
 struct RawText: Sendable {
     /// How the bytes are read.
     enum Reading: Sendable {
@@ -16,11 +17,14 @@ struct RawText: Sendable {
         /// HTML: unescaped once more when it was escaped twice (RSS descriptions, `unescapingTwice`), and its
         /// relative `href` and `src` values resolved when there is a ``LinkBase``.
         case html(unescapingTwice: Bool, links: LinkBase?)
+        /// A URL reference, resolved against the base.
+        case url(LinkBase)
     }
 
-    /// What relative links in HTML resolve against: the `xml:base` in effect for the element, else the feed's URL.
+    /// What relative links resolve against: the `xml:base` in effect for the element, else the feed's URL.
     struct LinkBase: Sendable {
-        /// The base, split; `nil` when it is not an absolute hierarchical URL (links are then only trimmed).
+        /// The base, split; `nil` when there is none or it is not an absolute hierarchical URL (references are then
+        /// only trimmed).
         var base: URLResolver.Base?
 
         /// `reference` resolved, as ``FeedSAXHandler`` resolves URL references.
@@ -31,45 +35,52 @@ struct RawText: Sendable {
         }
     }
 
-    private let bytes: [UInt8]
-    private let reading: Reading
+    /// Where the bytes are in the item's text.
+    let range: Range<Int>
+    let reading: Reading
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, reading: Reading) {
-        self.bytes = Array(bytes)
-        self.reading = reading
-    }
-
-    /// The text, read.
-    consuming func string() -> String {
+    /// The text, read from `bytes` (the item's text).
+    func string(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let own = UnsafeBufferPointer(rebasing: bytes[range])
         switch reading {
-        case .verbatim, .html:
-            return String(decoding: utf8(), as: UTF8.self)
+        case .verbatim:
+            return String(decoding: own, as: UTF8.self)
         case .trimmed:
-            return bytes.withUnsafeBufferPointer { FeedText.trimmed($0) }
+            return FeedText.trimmed(own)
         case .plainText(let markup):
-            return bytes.withUnsafeBufferPointer {
-                FeedText.plainText($0, stripTags: markup, decodeEntities: markup)
-            }
+            return FeedText.plainText(own, stripTags: markup, decodeEntities: markup)
+        case .html:
+            return withUTF8(in: bytes) { String(decoding: $0, as: UTF8.self) }
+        case .url(let links):
+            return links.resolve(String(decoding: own, as: UTF8.self))
         }
     }
 
-    /// The text, read, as UTF-8 (valid: libxml2 delivers nothing else, and the readings keep it so). The bytes are
-    /// handed on without a copy when the reading changes nothing.
-    consuming func utf8() -> [UInt8] {
+    /// Calls `body` with the text, read, as UTF-8 (valid: libxml2 delivers nothing else, and the readings keep it
+    /// so); in place in `bytes` when the reading changes nothing.
+    func withUTF8<Result>(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let own = UnsafeBufferPointer(rebasing: bytes[range])
         switch reading {
         case .verbatim:
-            return bytes
-        case .trimmed, .plainText:
-            return Array(string().utf8)
+            return body(own)
+        case .trimmed, .plainText, .url:
+            return Array(string(in: bytes).utf8).withUnsafeBufferPointer(body)
         case .html(let unescapingTwice, let links):
-            let html = bytes.withUnsafeBufferPointer { bytes in
-                unescapingTwice && FeedText.isDoubleEscaped(bytes) ? FeedText.decodeEntities(bytes) : nil
+            let unescaped = unescapingTwice && FeedText.isDoubleEscaped(own) ? FeedText.decodeEntities(own) : nil
+            guard let links else { return unescaped.map { $0.withUnsafeBufferPointer(body) } ?? body(own) }
+            if let unescaped {
+                let resolved = unescaped.withUnsafeBufferPointer {
+                    FeedText.resolvingRelativeURLs(in: $0, links.resolve)
+                }
+                return (resolved ?? unescaped).withUnsafeBufferPointer(body)
             }
-            guard let links else { return html ?? bytes }
-            let resolved = (html ?? bytes).withUnsafeBufferPointer {
-                FeedText.resolvingRelativeURLs(in: $0, links.resolve)
+            if let resolved = FeedText.resolvingRelativeURLs(in: own, links.resolve) {
+                return resolved.withUnsafeBufferPointer(body)
             }
-            return resolved ?? html ?? bytes
+            return body(own)
         }
     }
 }

@@ -8,8 +8,9 @@ enum URLResolver {
         return Base(base)?.resolve(reference)
     }
 
-    /// A base URL split once into its parts, for resolving many references against it.
-    struct Base {
+    /// A base URL split once into its parts, for resolving many references against it; a class, so that the items
+    /// whose links resolve against it share it for the price of a reference count.
+    final class Base: Sendable {
         /// The base URL's text, to check that a cached `Base` still applies.
         let string: String
         private let bytes: [UInt8]
@@ -19,6 +20,8 @@ enum URLResolver {
         private let queryEnd: Int
         /// The base up to the last `/` of its path, which a plain relative path is appended to.
         private let directory: String?
+        /// The base's scheme and authority (`https://example.org`), which a plain absolute path is appended to.
+        private let origin: String
 
         /// Splits `string`; `nil` unless it is `scheme://authority...`.
         init?(_ string: String) {
@@ -38,6 +41,7 @@ enum URLResolver {
             self.pathStart = pathStart
             self.pathEnd = pathEnd
             self.queryEnd = queryEnd
+            origin = String(decoding: base[..<pathStart], as: UTF8.self)
             if pathStart == pathEnd {
                 directory = String(decoding: base[..<pathStart], as: UTF8.self) + "/"
             } else {
@@ -62,10 +66,29 @@ enum URLResolver {
             return true
         }
 
+        /// Whether `reference` is an absolute path (`/posts/42`) with no empty segment (so no `//host`) and no
+        /// segment starting with `.`: removing dot segments leaves it as it is.
+        private static func isPlainAbsolutePath(_ reference: String) -> Bool {
+            let utf8 = reference.utf8
+            guard utf8.first == 0x2F else { return false }
+            var previous: UInt8 = 0
+            for byte in utf8 {
+                switch byte {
+                case 0x2F where previous == 0x2F: return false  // an empty segment, or a network-path reference
+                case 0x2E where previous == 0x2F: return false  // a segment starting with '.'
+                case 0x3F, 0x23: return true  // the path ends here
+                default: previous = byte
+                }
+            }
+            return true
+        }
+
         /// Resolves a reference (RFC 3986 section 5.2.2).
         func resolve(_ reference: String) -> String {
-            // Fast path, the common case in feeds: a relative path without dot segments (`posts/42/`).
+            // Fast paths, the common cases in feeds: a relative path without dot segments (`posts/42/`), and an
+            // absolute one (`/posts/42`).
             if let directory, Self.isPlainRelativePath(reference) { return directory + reference }
+            if Self.isPlainAbsolutePath(reference) { return origin + reference }
             let ref = Array(reference.utf8)
             if URLResolver.schemeLength(ref) != nil { return reference }
             let base = bytes

@@ -138,6 +138,20 @@ struct UTF8Sanitizer {
                 index += 1
                 continue
             }
+            // Runs of three-byte characters (Japanese and Chinese text) without a call per character: a lead byte
+            // E1-EC, EE or EF takes any two continuation bytes (E0 and ED, which limit the second byte, go below).
+            let threeByteStart = index
+            while index + 3 <= count {
+                let lead = bytes[index]
+                guard lead >= 0xE1, lead <= 0xEF, lead != 0xED, bytes[index + 1] & 0xC0 == 0x80,
+                    bytes[index + 2] & 0xC0 == 0x80
+                else { break }
+                index += 3
+            }
+            if index > threeByteStart {
+                sawNonASCII = true
+                continue
+            }
             switch Self.sequence(bytes, at: index) {
             case .valid(let length):
                 sawNonASCII = true

@@ -21,6 +21,21 @@ import Testing
         #expect(URLResolver.resolve(reference, against: "http://a/b/c/d;p?q") == expected)
     }
 
+    /// Absolute paths take a shortcut when removing dot segments would leave them unchanged; these are on either
+    /// side of that line.
+    @Test(arguments: [
+        ("/post-1", "https://blog.example.org/post-1"),
+        ("/a/b.html?x=1#top", "https://blog.example.org/a/b.html?x=1#top"),
+        ("/a/./b", "https://blog.example.org/a/b"), ("/a/../b", "https://blog.example.org/b"),
+        ("/a/.hidden/x", "https://blog.example.org/a/.hidden/x"), ("/a//b", "https://blog.example.org/a//b"),
+        ("/x?y/../z", "https://blog.example.org/x?y/../z"), ("/", "https://blog.example.org/"),
+        ("/.", "https://blog.example.org/"), ("//cdn.example.org/i.png", "https://cdn.example.org/i.png"),
+        ("/日本/記事", "https://blog.example.org/日本/記事"),
+    ])
+    func resolvesAbsolutePaths(_ reference: String, _ expected: String) {
+        #expect(URLResolver.resolve(reference, against: "https://blog.example.org/posts/2026/index.html") == expected)
+    }
+
     @Test func baseWithoutPathAndNonHierarchicalBase() {
         #expect(URLResolver.resolve("x/y", against: "https://example.com") == "https://example.com/x/y")
         #expect(URLResolver.resolve("x", against: "urn:isbn:123") == nil)
