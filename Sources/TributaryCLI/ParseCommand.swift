@@ -242,16 +242,16 @@ private enum Output {
 /// them, on this one, run side by side: on two cores the wall time of `parse` is close to the longer of the two
 /// instead of their sum.
 ///
-/// Items travel in batches of at least ``batchSize`` (the first one goes at once, so that the writer starts early),
-/// made of the arrays the parser returns (one per chunk read, never copied item by item: a `FeedItem` copy costs some
-/// twenty reference counts); at most ``capacity`` batches wait, so memory stays flat whatever the size of the feed.
-/// The JSON Feed stream belongs to the writer's thread alone.
+/// Items travel as the parser returns them, one array per chunk read (never copied item by item: a `FeedItem` copy
+/// costs some twenty reference counts); at most ``capacity`` items wait, so memory stays flat whatever the size of
+/// the feed. The JSON Feed stream belongs to the writer's thread alone.
 ///
 /// The parser's items come unbuilt (``PendingFeedItem``), and building them is the work the two threads share.
-/// The writer builds each batch it takes, unless it is built already. The caller never waits idle for the writer:
+/// The writer builds each part it takes, unless it is built already. The caller never waits idle for the writer:
 /// when the queue is full (the writer is behind: Atom feeds, with long content to make safe), and at the end of the
-/// feed, it builds the newest waiting batch itself, while the writer works from the oldest. When the writer keeps
-/// up (Google News, whose items are short), the caller only parses.
+/// feed, it builds the newest waiting part itself, while the writer works from the oldest. When the writer keeps up
+/// (Google News, whose items are short), the caller only parses. Parts are small (some 30 items), so at the end the
+/// two threads finish within a part of each other.
 private final class BackgroundJSONFeedWriter: @unchecked Sendable {
     /// Items, as the parser returned them.
     enum Part {
@@ -274,51 +274,52 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         }
     }
 
-    /// A batch in the queue. Its parts belong to whichever thread claimed it (``isClaimed``, under the lock).
-    private final class Batch: @unchecked Sendable {
-        var parts: [Part]
-        /// Whether a thread took the batch to build it.
+    /// A part in the queue. Its items belong to whichever thread claimed it (``isClaimed``, under the lock).
+    private final class Slot: @unchecked Sendable {
+        private(set) var part: Part?
+        let count: Int
+        /// Whether a thread took the part to build it.
         var isClaimed = false
-        /// Whether its parts are all built.
+        /// Whether its items are built.
         var isBuilt = false
 
-        init(_ parts: [Part]) {
-            self.parts = parts
+        init(_ part: Part) {
+            count = part.count
+            self.part = part
         }
 
-        /// Builds the parts, moving them out and back so that each part's array stays uniquely referenced and its
-        /// items are moved, not copied.
+        /// Builds the items, moving them so that the part's array stays uniquely referenced and its items are moved,
+        /// not copied.
         func build() {
-            var pending: [Part] = []
-            swap(&pending, &parts)
-            pending.reverse()
-            while let part = pending.popLast() { parts.append(.built(part.build())) }
+            if let pending = part.take() { part = .built(pending.build()) }
+        }
+
+        /// The items, moved out.
+        func take() -> [WritableFeedItem] {
+            part.take()?.build() ?? []
         }
     }
 
     private enum Message {
         case begin(JSONFeed)
-        case items(Batch)
+        case items(Slot)
         case finish(afterFailure: Bool)
     }
 
-    /// The most batches waiting for the writer before the caller turns to building them.
-    private static let capacity = 2
-    /// The items gathered into one batch: handing over costs a wake-up of the other thread, so not one per chunk.
-    /// Measured on the 100 MB Google News feed, smaller batches took more memory, not less (64: 30 MiB peak, 128: 29.5,
-    /// 256: 28), with items built on either thread; the cause (malloc arenas, most likely) was not pinned down.
-    private static let batchSize = 256
+    /// The most items waiting for the writer before the caller turns to building them. Measured on the 100 MB
+    /// Google News feed, fewer waiting items did not take less memory (batches of 64: 30 MiB peak, 128: 29.5,
+    /// 256: 28; the cause, malloc arenas most likely, was not pinned down).
+    private static let capacity = 512
 
     private let stream: JSONFeedStream
-    /// Guards ``messages``, ``isDone`` and the batches' states; signalled whenever one of them changes.
+    /// Guards ``messages``, ``waitingItems``, ``isDone`` and the slots' states; signalled whenever one of them changes.
     private let condition = NSCondition()
     private var messages: [Message] = []
+    /// The items in the slots of ``messages``.
+    private var waitingItems = 0
     private var isDone = false
-    /// On the caller's thread: whether the header was sent, the batch being gathered, and whether one was sent.
+    /// On the caller's thread: whether the header was sent.
     private var hasBegun = false
-    private var batch: [Part] = []
-    private var batchCount = 0
-    private var hasSentItems = false
 
     /// Starts the writer's thread.
     init() {
@@ -335,29 +336,18 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
         send(.begin(header()))
     }
 
-    /// Sends items to be written; while ``capacity`` batches are already waiting, builds them instead.
+    /// Sends items to be written; while ``capacity`` items are already waiting, builds waiting ones instead.
     func write(_ items: Part) {
-        let count = items.count
-        guard count > 0 else { return }
-        batch.append(items)
-        batchCount += count
-        if batchCount >= Self.batchSize || !hasSentItems { sendBatch() }
-    }
-
-    private func sendBatch() {
-        guard !batch.isEmpty else { return }
-        send(.items(Batch(batch)))
-        batch = []
-        batchCount = 0
-        hasSentItems = true
+        guard items.count > 0 else { return }
+        send(.items(Slot(items)))
     }
 
     /// Ends the document (after a failure, only when it was begun) and returns once all of it is written, building
-    /// waiting batches meanwhile.
+    /// waiting parts meanwhile.
     func finish(afterFailure: Bool) {
-        sendBatch()
-        send(.finish(afterFailure: afterFailure))
         condition.lock()
+        messages.append(.finish(afterFailure: afterFailure))
+        condition.broadcast()
         while !isDone {
             if !helpBuild() { condition.wait() }
         }
@@ -366,26 +356,27 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
 
     private func send(_ message: Message) {
         condition.lock()
-        while messages.count >= Self.capacity, !isDone {
+        while waitingItems >= Self.capacity, !isDone {
             if !helpBuild() { condition.wait() }
         }
         if !isDone {
             messages.append(message)
+            if case .items(let slot) = message { waitingItems += slot.count }
             condition.broadcast()
         }
         condition.unlock()
     }
 
-    /// On the caller's thread, with the lock held: builds the newest batch no thread has claimed, releasing the
+    /// On the caller's thread, with the lock held: builds the newest part no thread has claimed, releasing the
     /// lock meanwhile; returns whether there was one.
     private func helpBuild() -> Bool {
         for message in messages.reversed() {
-            guard case .items(let batch) = message, !batch.isClaimed else { continue }
-            batch.isClaimed = true
+            guard case .items(let slot) = message, !slot.isClaimed else { continue }
+            slot.isClaimed = true
             condition.unlock()
-            batch.build()
+            slot.build()
             condition.lock()
-            batch.isBuilt = true
+            slot.isBuilt = true
             condition.broadcast()
             return true
         }
@@ -398,12 +389,13 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
             condition.lock()
             while messages.isEmpty { condition.wait() }
             let message = messages.removeFirst()
-            if case .items(let batch) = message {
-                if batch.isClaimed {
+            if case .items(let slot) = message {
+                waitingItems -= slot.count
+                if slot.isClaimed {
                     // The caller is building it: wait for that.
-                    while !batch.isBuilt { condition.wait() }
+                    while !slot.isBuilt { condition.wait() }
                 } else {
-                    batch.isClaimed = true
+                    slot.isClaimed = true
                 }
             }
             condition.broadcast()
@@ -411,11 +403,8 @@ private final class BackgroundJSONFeedWriter: @unchecked Sendable {
             switch consume message {
             case .begin(let header):
                 stream.begin(header)
-            case .items(let batch):
-                var parts: [Part] = []
-                swap(&parts, &batch.parts)
-                parts.reverse()
-                while let items = parts.popLast() { stream.write(items.build()) }
+            case .items(let slot):
+                stream.write(slot.take())
             case .finish(let afterFailure):
                 if !afterFailure || stream.hasBegun { stream.finish() }
                 condition.lock()
