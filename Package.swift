@@ -5,7 +5,7 @@ import PackageDescription
 /// test target; `BuiltInSources.all` in TributaryCLI is the one registry that lists their `Source` types.
 /// `testDependencies` are what the test target needs beyond its adapter and TributaryCore.
 let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: [Target.Dependency])] = [
-    ("JSONFile", ["HTMLSanitizer"], []),
+    ("JSONFile", ["FeedParser", "HTMLSanitizer"], ["FeedParser"]),
     ("Exec", ["FeedParser", "HTMLSanitizer", .product(name: "Logging", package: "swift-log")], []),
     (
         "RSS",
@@ -39,6 +39,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
     (
         "Push",
         [
+            "FeedParser",
             "HTMLSanitizer",
             .product(name: "WSClient", package: "swift-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -190,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTMLSanitizerTests",
-            dependencies: ["HTMLSanitizer", "AdapterConformance", "JSONFileAdapter", "TributaryCore"],
+            dependencies: ["HTMLSanitizer", "AdapterConformance", "FeedParser", "TributaryCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),

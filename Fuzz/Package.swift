@@ -16,7 +16,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     (
         "FuzzJSONFeed",
         [
-            .product(name: "JSONFileAdapter", package: "Tributary"),
+            .product(name: "FeedParser", package: "Tributary"),
             .product(name: "TributaryCore", package: "Tributary"),
         ]
     ),

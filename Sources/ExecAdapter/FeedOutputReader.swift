@@ -104,7 +104,18 @@ final class FeedOutputReader {
                 throw failure(error)
             }
         case .json(let buffered):
-            return try JSONFeedOutput.document(buffered, sourceID: sourceID)
+            do {
+                let (feed, warnings) = try JSONFeedDocumentReader.read(
+                    data: Data(buffered),
+                    path: "stdout",
+                    sourceID: sourceID
+                )
+                return (feed.items, warnings)
+            } catch let error as SourceError {
+                throw error
+            } catch {
+                throw SourceError(sourceID: sourceID, reason: .notAFeed(path: "stdout", detail: "\(error)"))
+            }
         case .other(let start):
             throw SourceError(
                 sourceID: sourceID,
@@ -132,8 +143,10 @@ final class FeedOutputReader {
     ) {
         let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return }
-        switch JSONFeedOutput.line(trimmed[...], number: number, sourceID: sourceID) {
-        case .item(let item): items.append(item)
+        switch JSONFeedDocumentReader.readLine(trimmed[...], number: number, sourceID: sourceID) {
+        case .item(let item, let itemWarnings):
+            items.append(item)
+            warnings += itemWarnings
         case .skipped(let warning): warnings.append(warning)
         }
     }

@@ -50,6 +50,16 @@ struct Attributes {
         return nil
     }
 
+    /// The value of `xml:lang`, or `nil`.
+    func xmlLang() -> String? {
+        guard let pointer else { return nil }
+        for index in 0..<count {
+            guard let prefix = pointer[index * 5 + 1], let local = pointer[index * 5] else { continue }
+            if Self.equals(prefix, "xml"), Self.equals(local, "lang") { return value(at: index) }
+        }
+        return nil
+    }
+
     func localName(at index: Int) -> UnsafePointer<xmlChar>? { pointer?[index * 5] }
 
     func prefix(at index: Int) -> UnsafePointer<xmlChar>? { pointer?[index * 5 + 1] }

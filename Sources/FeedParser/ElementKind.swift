@@ -11,6 +11,8 @@ enum ElementKind: UInt8 {
     // RSS (no namespace, or the RSS 0.90 / 1.0 namespaces).
     case channel, item, title, link, description, guid, pubDate, author, category, enclosure, source, language
     case generator, lastBuildDate, image, url, managingEditor, textInput, comments
+    /// `fullitem` (escaped HTML, as `content:encoded`) and `body` or `xhtml:body` (inline XHTML): an item's content.
+    case fullitem, xhtmlBody
     // Atom 1.0 and 0.3.
     case atomEntry, atomTitle, atomLink, atomContent, atomSummary, atomID, atomUpdated, atomPublished, atomAuthor
     case atomContributor, atomName, atomEmail, atomURI, atomCategory, atomSubtitle, atomGenerator, atomLogo, atomIcon
@@ -26,10 +28,13 @@ enum ElementKind: UInt8 {
         case "":
             if atomWithoutNamespace { return atom(localName) ?? .other }
             return rss(localName) ?? .other
-        case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2":
+        case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2",
+            "http://backend.userland.com/rss":
             return rss(localName) ?? .other
         case "http://www.w3.org/2005/Atom", "http://purl.org/atom/ns#":
             return atom(localName) ?? .other
+        case "http://www.w3.org/1999/xhtml":
+            return localName == "body" ? .xhtmlBody : .other
         case "http://www.w3.org/1999/02/22-rdf-syntax-ns#":
             return localName == "RDF" ? .rdf : .other
         case "http://purl.org/rss/1.0/modules/content/":
@@ -88,6 +93,8 @@ enum ElementKind: UInt8 {
         case "managingEditor": .managingEditor
         case "textInput", "textinput": .textInput
         case "comments": .comments
+        case "fullitem": .fullitem
+        case "body": .xhtmlBody
         default: nil
         }
     }

@@ -31,9 +31,14 @@ enum EncodingSniffer {
         let bom = byteOrderMark(prefix)
         if let override { return (override, bom?.length ?? 0, []) }
         let declared = declaredEncoding(prefix)
+        if bom == nil, let stated = cleaned(httpCharset) ?? declared, isWindows1252Label(stated),
+            let warning = utf8MisdeclaredAsLatin(prefix, stated: stated)
+        {
+            return ("UTF-8", 0, [warning])
+        }
         guard let http = cleaned(httpCharset) else {
-            // As browsers do (WHATWG Encoding), ISO-8859-1 is read as its superset windows-1252: feeds that say
-            // Latin-1 routinely contain curly quotes and euro signs in the 0x80-0x9F range.
+            // As browsers do (WHATWG Encoding), ISO-8859-1 and its other labels are read as the superset
+            // windows-1252: feeds that say Latin-1 routinely contain curly quotes and euro signs in 0x80-0x9F.
             if bom == nil, let declared, normalized(declared) == "iso88591" { return ("windows-1252", 0, []) }
             if bom == nil, declared == nil, let japanese = undeclaredJapanese(prefix) {
                 let message =
@@ -66,6 +71,7 @@ enum EncodingSniffer {
             return (nil, 0, [])
         }
         if normalized(http) == "utf8" { return (nil, 0, []) }
+        if normalized(http) == "iso88591" { return ("windows-1252", 0, []) }
         return (http, 0, [])
     }
 
@@ -87,6 +93,43 @@ enum EncodingSniffer {
         let sample = prefix[first...].prefix(4096)
         let valid = sample.withUnsafeBufferPointer { UTF8Sanitizer.isValid($0) }
         return valid ? nil : detectJapanese(sample)
+    }
+
+    /// Whether `label` names windows-1252 in the WHATWG Encoding standard (ISO-8859-1 and its aliases included),
+    /// the labels old CMSs declare on documents that are really UTF-8.
+    static func isWindows1252Label(_ label: String) -> Bool {
+        ["iso88591", "windows1252", "isoir100", "cp819", "ibm819", "csisolatin1", "iso885911987"]
+            .contains(normalized(label))
+    }
+
+    /// Whether the document's stated encoding is a windows-1252 label that its bytes may contradict (no override,
+    /// no byte order mark): the parser then holds the prefix until it has seen non-ASCII bytes to judge.
+    static func mayBeMisdeclaredUTF8(_ prefix: [UInt8], httpCharset: String?, override: String?) -> Bool {
+        guard override == nil, byteOrderMark(prefix) == nil,
+            let stated = cleaned(httpCharset) ?? declaredEncoding(prefix)
+        else { return false }
+        return isWindows1252Label(stated)
+    }
+
+    /// A warning when a document stated as ISO-8859-1 or windows-1252 is really UTF-8: its non-ASCII bytes (up to
+    /// 4 KiB from the first of them) are valid UTF-8 and hold at least one multi-byte sequence, which Latin-1 text
+    /// practically never forms (`BrÃ¸ndby` is what reading it as Latin-1 gives). `nil` otherwise.
+    static func utf8MisdeclaredAsLatin(_ prefix: [UInt8], stated: String) -> SourceWarning? {
+        guard let first = prefix.firstIndex(where: { $0 >= 0x80 }) else { return nil }
+        var sample = prefix[first...].prefix(4096)
+        // A sequence cut off by the end of the sample is not an error.
+        var back = sample.endIndex
+        while back > sample.startIndex, sample.endIndex - back < 4, sample[back - 1] & 0xC0 == 0x80 { back -= 1 }
+        if back > sample.startIndex, sample[back - 1] >= 0xC0 {
+            let lead = sample[back - 1]
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            if sample.endIndex - (back - 1) < length { sample = sample[..<(back - 1)] }
+        }
+        guard !sample.isEmpty, sample.withUnsafeBufferPointer({ UTF8Sanitizer.isValid($0) }) else { return nil }
+        let message =
+            "the document says its encoding is '\(stated)', but its bytes are UTF-8; it was read as UTF-8 "
+            + "(fix the encoding in the XML declaration or the server's Content-Type)"
+        return SourceWarning(message, location: "encoding")
     }
 
     /// Whether the prefix states its encoding itself: a byte order mark or an encoding in the XML declaration.
@@ -192,7 +235,7 @@ enum EncodingSniffer {
     private static func normalized(_ name: String) -> String {
         let compact = String(name.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " })
         switch compact {
-        case "latin1", "iso88591", "l1": return "iso88591"
+        case "latin1", "iso88591", "l1", "iso885911987", "isoir100", "cp819", "ibm819", "csisolatin1": return "iso88591"
         case "sjis", "shiftjis", "xsjis", "mskanji", "csshiftjis": return "shiftjis"
         case "eucjp", "xeucjp": return "eucjp"
         case "cp1252", "windows1252", "xcp1252": return "windows1252"

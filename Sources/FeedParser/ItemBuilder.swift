@@ -17,6 +17,10 @@ struct ItemBuilder {
     var alternateLink: String?
     var firstAtomLink: String?
     var title: RawText?
+    /// `media:title`, the title of a video item that has no `title` of its own.
+    var mediaTitle: RawText?
+    /// `dc:language` or `language` of the item, else the `xml:lang` in force where it starts.
+    var language: String?
     /// HTML, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
     var description: RawText?
     var contentEncoded: RawText?
@@ -88,7 +92,8 @@ struct ItemBuilder {
         func read(_ raw: RawText?) -> String? { raw?.string(in: text) }
         let guid = read(guid.take())
         let url = alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take() ?? permaLink(guid)
-        var item = FeedItem(id: "", url: url, title: read(title.take()))
+        var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
+        item.language = language.take()
         let html: RawText?
         if let contentEncoded = contentEncoded.take() {
             html = contentEncoded

@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// The text of an item field as the feed gave it, made into a `String` only when the item is built.
 ///
 /// The text fields of an item (title, link, guid, description, content, summary) are kept as the bytes libxml2

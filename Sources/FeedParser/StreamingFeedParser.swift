@@ -147,9 +147,16 @@ public final class StreamingFeedParser {
     private func canChooseEncoding() -> Bool {
         guard prefix.count >= Self.sniffLength else { return false }
         if encodingStated == nil {
+            // A document stated as ISO-8859-1 or windows-1252 is held like an undeclared one: its first non-ASCII
+            // bytes tell whether it is really UTF-8 (``EncodingSniffer/utf8MisdeclaredAsLatin(_:stated:)``).
             encodingStated =
-                options.encodingOverride != nil || options.httpCharset != nil
-                || EncodingSniffer.statesEncoding(prefix)
+                (options.encodingOverride != nil || options.httpCharset != nil
+                    || EncodingSniffer.statesEncoding(prefix))
+                && !EncodingSniffer.mayBeMisdeclaredUTF8(
+                    prefix,
+                    httpCharset: options.httpCharset,
+                    override: options.encodingOverride
+                )
         }
         if encodingStated == true || prefix.count >= Self.undeclaredSniffLimit { return true }
         if firstNonASCII == nil {

@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// Keeps the bytes handed to libxml2 valid UTF-8 when a document is read as UTF-8, as they stream in.
 ///
 /// libxml2 2.9 reads a byte that is not UTF-8 in text as Latin-1, but inside CDATA it stops the whole parse

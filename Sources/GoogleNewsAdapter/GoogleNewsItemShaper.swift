@@ -132,15 +132,14 @@ struct GoogleNewsItemShaper: Sendable {
             guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
             let body = value.dropFirst()
             guard let end = body.firstIndex(of: quote) else { return nil }
-            return HTMLText.decodeEntities(String(body[..<end]))
+            return FeedText.decodeEntities(String(body[..<end]))
         }
         return nil
     }
 
     /// Tags removed, entities decoded (twice-escaped text is common in these descriptions), whitespace collapsed.
     private static func plainText(_ html: Substring) -> String {
-        var text = HTMLText.decodeEntities(HTMLText.stripTags(String(html)))
-        if text.contains("&") { text = HTMLText.decodeEntities(text) }
-        return text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+        let text = FeedText.plainText(String(html))
+        return text.contains("&") ? FeedText.plainText(text, stripTags: false) : text
     }
 }

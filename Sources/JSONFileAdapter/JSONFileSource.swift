@@ -1,3 +1,4 @@
+import FeedParser
 import Foundation
 public import TributaryCore
 

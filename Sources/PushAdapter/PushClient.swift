@@ -1,5 +1,5 @@
+import FeedParser
 import Foundation
-import HTMLSanitizer
 import Logging
 import TributaryCore
 
@@ -241,20 +241,17 @@ struct PushClient: Sendable {
             await sink.warning("skipped a binary message; the push protocol uses text frames")
             return
         }
-        switch PushFrame.decode(text, maxSize: maxMessageSize) {
+        switch PushFrame.decodeReporting(text, maxSize: maxMessageSize) {
         case .failure(let error):
             state.withLock { $0.receiveMalformed() }
             await sink.warning(error.description)
-        case .success(var frame):
-            if case .item(let seq, var item) = frame {
-                // SRC-3: the source's id on every item, whatever the server wrote.
-                var tributary = item.tributary ?? TributaryExtension()
-                tributary.source = sourceID
-                item.tributary = tributary
-                if let html = item.contentHTML {
-                    item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: item.url.flatMap { URL(string: $0) })
-                }
-                frame = .item(seq: seq, item: item)
+        case .success(let (decoded, problems)):
+            var frame = decoded
+            if case .item(let seq, let item) = frame {
+                // SRC-3: the source's id on every item, whatever the server wrote; HTML sanitized as for every
+                // JSON Feed item.
+                frame = .item(seq: seq, item: JSONFeedDocumentReader.prepared(item, sourceID: sourceID, base: nil))
+                for problem in problems { await sink.warning("item \(seq): \(problem)") }
             }
             let action = state.withLock { $0.receive(frame) }
             if case .emit(let items) = action { await sink.items(items) }

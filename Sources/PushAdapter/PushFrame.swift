@@ -1,3 +1,4 @@
+import FeedParser
 import Foundation
 import TributaryCore
 
@@ -30,6 +31,14 @@ enum PushFrame: Sendable, Equatable {
     ///   - text: the message as received.
     ///   - maxSize: the largest message accepted, in UTF-8 bytes.
     static func decode(_ text: String, maxSize: Int) -> Result<PushFrame, PushFrameError> {
+        decodeReporting(text, maxSize: maxSize).map(\.frame)
+    }
+
+    /// ``decode(_:maxSize:)``, with one line for each member of an item that had to be left out (a date in no known
+    /// form, a tag that is not a string): the JSON Feed reader's rule, a bad member costs the member, not the item.
+    static func decodeReporting(_ text: String, maxSize: Int) -> Result<
+        (frame: PushFrame, problems: [String]), PushFrameError
+    > {
         let size = text.utf8.count
         guard size <= maxSize else { return .failure(.oversized(size: size, limit: maxSize)) }
         let envelope: Envelope
@@ -49,16 +58,16 @@ enum PushFrame: Sendable, Equatable {
                 return .failure(.missingItem(seq: seq))
             case .failure(let error):
                 return .failure(.invalidItem(seq: seq, detail: Self.describe(error)))
-            case .success(let item):
-                guard !item.id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            case .success(let reading):
+                guard !reading.item.id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                     return .failure(.itemWithoutID(seq: seq))
                 }
-                return .success(.item(seq: seq, item: item))
+                return .success((.item(seq: seq, item: reading.item), reading.problems))
             }
         case "ready":
-            return .success(.ready(seq: seq))
+            return .success((.ready(seq: seq), []))
         case "heartbeat":
-            return .success(.heartbeat(seq: seq))
+            return .success((.heartbeat(seq: seq), []))
         default:
             return .failure(.unknownType(type))
         }
@@ -99,7 +108,7 @@ enum PushFrame: Sendable, Equatable {
     private struct Envelope: Decodable {
         var type: String?
         var seq: Int64?
-        var item: Result<FeedItem, any Error>?
+        var item: Result<JSONFeedItemReading, any Error>?
 
         enum CodingKeys: String, CodingKey { case type, seq, item }
 
@@ -111,7 +120,7 @@ enum PushFrame: Sendable, Equatable {
             }
             if container.contains(.item), (try? container.decodeNil(forKey: .item)) == false {
                 do {
-                    item = .success(try container.decode(FeedItem.self, forKey: .item))
+                    item = .success(try container.decode(JSONFeedItemReading.self, forKey: .item))
                 } catch {
                     item = .failure(error)
                 }

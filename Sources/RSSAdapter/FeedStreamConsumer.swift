@@ -72,7 +72,23 @@ final class FeedStreamConsumer {
         for warning in parser.takeWarnings() {
             await sink.send(.warning(warning))
         }
-        let shaped = items.compactMap(shape).map(sanitized)
+        var shaped = items.compactMap(shape).map(sanitized)
+        if baseURL == nil {
+            // A local file has no web address: a link still relative after xml:base cannot be made absolute.
+            for index in shaped.indices {
+                for removed in shaped[index].removeRelativeURLs() {
+                    await sink.send(
+                        .warning(
+                            SourceWarning(
+                                "left out the relative \(removed): a local file has no web address to resolve it "
+                                    + "against (give the feed an xml:base, or fetch it over HTTP)",
+                                location: "item \(shaped[index].id)"
+                            )
+                        )
+                    )
+                }
+            }
+        }
         itemCount += shaped.count
         await sink.items(shaped)
     }

@@ -30,7 +30,9 @@ struct FileFeedLoader {
         let consumer = try FeedStreamConsumer(
             sourceID: sourceID,
             location: url.path,
-            baseURL: url,
+            // A file's path is never a base: a relative link means nothing to a reader as `file:///blog/...`, so
+            // without an xml:base it stays as written.
+            baseURL: nil,
             httpCharset: nil,
             settings: reader.settings,
             sink: sink,

@@ -15,7 +15,7 @@ public enum MarkdownEscaping {
     /// the characters in ``alwaysEscaped`` are backslash-escaped, and so are `+`, `-`, `=` and `.` where they could
     /// start a block (at the start of the text, or a `.` after leading digits).
     public static func text(_ text: String) -> String {
-        let line = Normaliser.collapseWhitespace(ControlCharacters.removing(from: text))
+        let line = FeedText.collapseWhitespace(ControlCharacters.removing(from: text))
         var result = ""
         result.reserveCapacity(line.utf8.count)
         var leadingDigits = true

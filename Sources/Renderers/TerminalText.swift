@@ -16,7 +16,7 @@ public enum TerminalText {
         where !(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value) {
             scalars.append(scalar)
         }
-        return Normaliser.collapseWhitespace(String(scalars))
+        return FeedText.collapseWhitespace(String(scalars))
     }
 
     /// The number of terminal columns the text takes.

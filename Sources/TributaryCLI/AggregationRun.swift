@@ -152,7 +152,7 @@ struct AggregationRun {
         case .failed(let error):
             var retryAfter: Duration?
             if case .throttled(_, _, let wait) = error.reason { retryAfter = wait }
-            return .failed(reason: Normaliser.collapseWhitespace(error.reasonDescription), retryAfter: retryAfter)
+            return .failed(reason: FeedText.collapseWhitespace(error.reasonDescription), retryAfter: retryAfter)
         case .pending, .running:
             return .failed(reason: "did not finish", retryAfter: nil)
         }

@@ -41,7 +41,7 @@ struct ParseCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("base-url"),
-        help: "The URL the feed was fetched from, to resolve relative links (default: the file's URL)."
+        help: "The URL the feed was fetched from, to resolve relative links (a file's path is never a base)."
     )
     var baseURL: String?
 
@@ -175,10 +175,9 @@ struct ParseCommand: AsyncParsableCommand {
     }
 
     private var effectiveBaseURL: URL? {
-        if let baseURL { return URL(string: baseURL) }
-        guard input != "-" else { return nil }
-        if let url = URL(string: input), url.scheme?.lowercased() == "file" { return url }
-        return URL(fileURLWithPath: input).standardizedFileURL
+        // A file's path is never a base (a `file:///blog/...` link means nothing to a reader): without --base-url or
+        // an xml:base, relative links stay as written.
+        baseURL.flatMap { URL(string: $0) }
     }
 
     private func report(_ warnings: [SourceWarning]) {

@@ -128,14 +128,14 @@ public struct DigestBuilder: Sendable {
                 kind: status.kind,
                 title: Self.sourceTitle(of: status),
                 state: Self.state(of: status.state),
-                reason: status.error.map { Normaliser.collapseWhitespace($0.reasonDescription) },
+                reason: status.error.map { FeedText.collapseWhitespace($0.reasonDescription) },
                 itemCount: countsBySource[status.sourceID] ?? 0,
-                warnings: status.warnings.map { Normaliser.collapseWhitespace($0.description) },
+                warnings: status.warnings.map { FeedText.collapseWhitespace($0.description) },
                 health: health[status.sourceID].flatMap { healthLine($0, formats: formats) }
             )
         }
         return Digest(
-            title: Normaliser.collapseWhitespace(title),
+            title: FeedText.collapseWhitespace(title),
             generatedAt: generatedAt,
             generatedAtText: formats.generatedAtText(generatedAt),
             generatedAtISO: formats.iso(generatedAt),
@@ -158,25 +158,26 @@ public struct DigestBuilder: Sendable {
         let url = Self.nonEmpty(item.url) ?? Self.nonEmpty(item.externalURL)
         let text = Self.plainText(of: item)
         let title: String
-        if let itemTitle = Self.nonEmpty(item.title.map(Normaliser.collapseWhitespace)) {
+        // The title is plain text as its reader made it: never stripped or decoded here, only kept on one line.
+        if let itemTitle = Self.nonEmpty(item.title.map(FeedText.collapseWhitespace)) {
             title = itemTitle
         } else if let text {
             title = Self.shortened(text, to: Self.fallbackTitleLength)
         } else if let url {
-            title = Normaliser.collapseWhitespace(url)
+            title = FeedText.collapseWhitespace(url)
         } else {
             title = "(untitled)"
         }
         var summary = text.map { Self.shortened($0, to: max(2, summaryLength)) }
         if summary == title { summary = nil }
         let publisher =
-            Self.nonEmpty(item.tributary?.origin?.title.map(Normaliser.collapseWhitespace))
-            ?? Self.nonEmpty(item.authors.first?.name.map(Normaliser.collapseWhitespace))
+            Self.nonEmpty(item.tributary?.origin?.title.map(FeedText.collapseWhitespace))
+            ?? Self.nonEmpty(item.authors.first?.name.map(FeedText.collapseWhitespace))
         let related = (item.tributary?.related ?? []).map { link in
             TributaryExtension.RelatedLink(
-                title: Self.nonEmpty(Normaliser.collapseWhitespace(link.title)) ?? link.url ?? "(untitled)",
+                title: Self.nonEmpty(FeedText.collapseWhitespace(link.title)) ?? link.url ?? "(untitled)",
                 url: Self.nonEmpty(link.url),
-                publisher: Self.nonEmpty(link.publisher.map(Normaliser.collapseWhitespace))
+                publisher: Self.nonEmpty(link.publisher.map(FeedText.collapseWhitespace))
             )
         }
         var isNew = false
@@ -193,7 +194,7 @@ public struct DigestBuilder: Sendable {
             timeText: ownDate.map(formats.time),
             dateISO: ownDate.map(formats.iso),
             summary: summary,
-            tags: item.tags.compactMap { Self.nonEmpty(Normaliser.collapseWhitespace($0)) },
+            tags: item.tags.compactMap { Self.nonEmpty(FeedText.collapseWhitespace($0)) },
             related: related,
             alsoIn: (item.tributary?.alsoIn ?? []).map(\.source),
             isNew: isNew
@@ -214,7 +215,7 @@ public struct DigestBuilder: Sendable {
     }
 
     private static func sourceTitle(of status: SourceStatus) -> String {
-        nonEmpty(status.title.map(Normaliser.collapseWhitespace)) ?? status.sourceID.rawValue
+        nonEmpty(status.title.map(FeedText.collapseWhitespace)) ?? status.sourceID.rawValue
     }
 
     private static func state(of state: SourceStatus.State) -> Digest.SourceSummary.State {
@@ -228,12 +229,16 @@ public struct DigestBuilder: Sendable {
 
     /// The item's text as one line of plain text, or `nil` when it has none.
     private static func plainText(of item: FeedItem) -> String? {
-        if let summary = nonEmpty(item.summary.map(Normaliser.collapseWhitespace)) { return summary }
-        if let text = nonEmpty(item.contentText.map(Normaliser.collapseWhitespace)) { return text }
-        if let html = item.contentHTML {
-            return nonEmpty(Normaliser.collapseWhitespace(HTMLText.decodeEntities(HTMLText.stripTags(html))))
-        }
+        if let summary = nonBlank(item.summary) { return FeedText.collapseWhitespace(summary) }
+        if let text = nonBlank(item.contentText) { return FeedText.collapseWhitespace(text) }
+        if let html = item.contentHTML { return nonEmpty(FeedText.plainText(html)) }
         return nil
+    }
+
+    /// `string` unless it is missing or holds only white space.
+    private static func nonBlank(_ string: String?) -> String? {
+        guard let string, string.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return nil }
+        return string
     }
 
     private static func nonEmpty(_ string: String?) -> String? {

@@ -26,3 +26,29 @@ extension FeedItem {
         }
     }
 }
+
+extension FeedItem {
+    /// Leaves out every URL of the item that is not absolute (the fields of ``resolveRelativeURLs(against:)``; an
+    /// attachment without an absolute URL is left out whole), for a source that has no web address to resolve
+    /// them against, such as a feed read from a local file: a file's path is never a base, and SRC-5 asks for
+    /// absolute URLs. Returns one line per URL left out, such as `url "/2003/a.html"`.
+    public mutating func removeRelativeURLs() -> [String] {
+        var removed: [String] = []
+        func keep(_ string: String?, _ field: String) -> String? {
+            guard let string, !string.isEmpty else { return string }
+            if let scheme = URL(string: string)?.scheme, !scheme.isEmpty { return string }
+            removed.append("\(field) \"\(string.prefix(120))\"")
+            return nil
+        }
+        url = keep(url, "url")
+        externalURL = keep(externalURL, "external_url")
+        image = keep(image, "image")
+        bannerImage = keep(bannerImage, "banner_image")
+        attachments = attachments.filter { keep($0.url, "attachment url") != nil }
+        for index in authors.indices {
+            authors[index].url = keep(authors[index].url, "author url")
+            authors[index].avatar = keep(authors[index].avatar, "author avatar")
+        }
+        return removed
+    }
+}

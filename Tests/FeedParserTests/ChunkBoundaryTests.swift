@@ -13,7 +13,7 @@ import TributaryCore
         "encoding-windows-1252.xml", "encoding-shift-jis.xml", "encoding-euc-jp.xml", "encoding-utf-16le-bom.xml",
         "encoding-utf-16be-bom.xml", "encoding-utf-8-bom.xml", "broken-stray-end-tag-atom.xml",
         "broken-invalid-character-references.xml", "encoding-undeclared-shift-jis-ascii-first-kib.xml",
-        "encoding-undeclared-euc-jp-ascii-first-kib.xml",
+        "encoding-undeclared-euc-jp-ascii-first-kib.xml", "encoding-utf-8-declared-iso-8859-1.xml",
     ]
 
     /// Every split position of every fixture (all are under 8 KB) gives the same items and header.

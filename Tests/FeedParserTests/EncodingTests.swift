@@ -58,6 +58,32 @@ import TributaryCore
         #expect(result.items.map(\.title) == ["Über naïve façades – “quoted” €5"])
     }
 
+    /// Old CMSs declare ISO-8859-1 on documents they write in UTF-8: read as declared, `Brøndby` becomes
+    /// `BrÃ¸ndby`. Valid UTF-8 with multi-byte sequences is read as UTF-8 (the first non-ASCII bytes are past the
+    /// first KiB here), with a warning that says what to fix.
+    @Test func utf8DeclaredAsLatin1IsReadAsUTF8WithAWarning() throws {
+        let result = try FixtureSupport.parseFixture("encoding-utf-8-declared-iso-8859-1.xml")
+        #expect(result.items.map(\.title) == ["Brøndby – FC København 2–1", "Æblegrød på Østerbro"])
+        #expect(result.warnings.map(\.location) == ["encoding"])
+        #expect(result.warnings.first?.message.contains("'ISO-8859-1', but its bytes are UTF-8") == true)
+    }
+
+    @Test func utf8UnderALatin1HTTPCharsetIsReadAsUTF8() throws {
+        let bytes = Array("<rss version=\"2.0\"><channel><item><title>Brøndby</title></item></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes, options: FixtureSupport.options(httpCharset: "latin1"))
+        #expect(result.items.map(\.title) == ["Brøndby"])
+        #expect(result.warnings.count == 1)
+    }
+
+    @Test func realLatin1UnderALatin1LabelStaysWindows1252() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"latin1\"?><rss version=\"2.0\"><channel><item><title>".utf8)
+        bytes += [0x42, 0x72, 0xF8, 0x6E, 0x64, 0x62, 0x79, 0x20, 0x93, 0x71, 0x94]  // Brøndby “q” in windows-1252
+        bytes += Array("</title></item></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes)
+        #expect(result.items.map(\.title) == ["Brøndby “q”"])
+        #expect(result.warnings.isEmpty)
+    }
+
     @Test func httpCharsetWinsOverTheDeclarationWithAWarning() throws {
         let bytes = Array(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title></channel></rss>"

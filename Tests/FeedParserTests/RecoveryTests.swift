@@ -164,10 +164,18 @@ import TributaryCore
             <feed xmlns="http://www.w3.org/2005/Atom"><title>F</title>
             <entry><title type="application/octet-stream">RXhhbXBsZSA8Yj5BdG9tPC9iPg==</title><id>urn:1</id></entry>
             <entry><title type="text/plain">not base64</title><id>urn:2</id></entry>
+            <entry><title type="application/x-unknown">Plain words in an unknown type</title><id>urn:3</id></entry>
+            <entry><title type="image/png">abcd</title><id>urn:4</id></entry>
             </feed>
             """.utf8
         )
-        #expect(try parseEverySplit(atom10).items.map(\.title) == ["Example <b>Atom</b>", "not base64"])
+        // An unknown media type whose text is not base64 of UTF-8 text stays as written instead of becoming garbage
+        // ("abcd" is valid base64, but of bytes that are not UTF-8).
+        #expect(
+            try parseEverySplit(atom10).items.map(\.title) == [
+                "Example <b>Atom</b>", "not base64", "Plain words in an unknown type", "abcd",
+            ]
+        )
     }
 
     @Test func aFeedWithoutTheAtomNamespaceReadsItsEntries() throws {

@@ -66,8 +66,8 @@ import TributaryCore
             #expect(items("plain").isEmpty)
 
             let nikkei = try #require(items("jp").first { $0.tributary?.origin?.title == "日本経済新聞" })
-            // The pipeline's normaliser collapses whitespace, the ideographic space (U+3000) included.
-            #expect(nikkei.title == "日銀、追加利上げを決定 政策金利0.75%に")
+            // The title as the parser made it: the ideographic space (U+3000) is a character of the title.
+            #expect(nikkei.title == "日銀、追加利上げを決定\u{3000}政策金利0.75%に")
             #expect(nikkei.tributary?.related.map(\.publisher) == ["NHK"])
             for item in items("jp") + items("search") + items("world") {
                 let publisher = try #require(item.tributary?.origin?.title)

@@ -1,5 +1,5 @@
+import FeedParser
 import Foundation
-import JSONFileAdapter
 import Testing
 import TributaryCore
 

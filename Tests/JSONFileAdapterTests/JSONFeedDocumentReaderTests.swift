@@ -1,3 +1,4 @@
+import FeedParser
 import Foundation
 import JSONFileAdapter
 import Testing
@@ -138,14 +139,64 @@ import TributaryCore
         #expect(withoutBase.feed.items.first?.url == "b.html")
     }
 
-    @Test func anItemThatIsNotAnObjectIsSkippedWithAWarning() throws {
+    @Test func anItemThatIsNotAnObjectIsSkippedAndABadIDCostsOnlyTheID() throws {
         let (feed, warnings) = try read(
-            #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"a"},"oops",{"id":{"x":1}},{"id":"d"}]}"#
+            #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"a"},"oops",{"id":{"x":1},"title":"T"},{"id":"d"}]}"#
         )
-        #expect(feed.items.map(\.id) == ["a", "d"])
+        #expect(feed.items.count == 3)
+        #expect(feed.items.first?.id == "a")
+        #expect(feed.items.last?.id == "d")
+        #expect(feed.items[1].title == "T")
+        #expect(feed.items[1].id.hasPrefix("tributary:"))
         #expect(warnings.map(\.location) == ["items[1]", "items[2]"])
         #expect(warnings[0].message.contains("must be an object"))
-        #expect(warnings[1].message.contains("id: must be a string"))
+        #expect(warnings[1].message.contains("id must be a string, not an object"))
+    }
+
+    /// Dates as WordPress plugins and other real feeds write them are read with the XML reader's date rules; one that
+    /// no rule reads costs the date, never the item.
+    @Test(arguments: [
+        ("Fri, 31 May 2019 12:17:58 -0700", "2019-05-31T19:17:58Z"),
+        ("2019-05-31T12:17:58-07:00", "2019-05-31T19:17:58Z"),
+        ("2019-05-31 19:17:58", "2019-05-31T19:17:58Z"),
+        ("2019-05-31", "2019-05-31T00:00:00Z"),
+    ])
+    func datesInEveryFormTheXMLReaderReadsAreRead(_ written: String, _ expected: String) throws {
+        let (feed, warnings) = try read(
+            #"{"version":"https://jsonfeed.org/version/1","items":[{"id":"1","date_published":"\#(written)","date_modified":"\#(written)"}]}"#
+        )
+        #expect(warnings.isEmpty)
+        #expect(feed.items.first?.datePublished == RFC3339.parse(expected))
+        #expect(feed.items.first?.dateModified == RFC3339.parse(expected))
+    }
+
+    @Test func anUnreadableDateIsLeftOutWithAWarningThatNamesTheItem() throws {
+        let (feed, warnings) = try read(
+            #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"x","date_published":"soon","tags":["a",3]}]}"#
+        )
+        #expect(feed.items.map(\.id) == ["x"])
+        #expect(feed.items.first?.datePublished == nil)
+        #expect(feed.items.first?.tags == ["a"])
+        #expect(warnings.map(\.location) == ["items[0]", "items[0]"])
+        #expect(warnings[0].message == "date_published \"soon\" is not a date; left out (id \"x\")")
+        #expect(warnings[1].message.hasPrefix("tags[1] must be a string, not a number"))
+    }
+
+    /// Titles are plain text: references are decoded once, markup written as text stays as written.
+    @Test(arguments: [
+        ("Caf&eacute; &#8211; &amp;lt;b&amp;gt;", "Café – &lt;b&gt;"),
+        ("History of the <blink> tag", "History of the <blink> tag"),
+        ("<script> considered harmful", "<script> considered harmful"),
+        ("Using &lt;dialog&gt; in\n 2026", "Using <dialog> in 2026"),
+    ])
+    func titleReferencesAreDecodedAndMarkupKept(_ written: String, _ expected: String) throws {
+        let json = try JSONEncoder().encode(["version": "https://jsonfeed.org/version/1.1", "title": "F"])
+        var object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        object["items"] = [["id": "1", "title": written, "summary": written]]
+        let data = try JSONSerialization.data(withJSONObject: object)
+        let (feed, _) = try JSONFeedDocumentReader.read(data: data, path: nil, sourceID: "test")
+        #expect(feed.items.first?.title == expected)
+        #expect(feed.items.first?.summary == expected)
     }
 
     // MARK: - Not a feed

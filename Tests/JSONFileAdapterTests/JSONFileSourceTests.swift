@@ -1,3 +1,4 @@
+import FeedParser
 import Foundation
 import JSONFileAdapter
 import Testing
@@ -71,13 +72,15 @@ import TributaryCore
         }
     }
 
-    @Test func aBadItemIsSkippedWithAWarningAndTheOthersKept() async throws {
+    @Test func aBadDateCostsTheDateWithAWarningAndNeverTheItem() async throws {
         try await withTemporaryDirectory { directory in
             try Fixture.copy("bad-date-item.json", into: directory)
             let events = try await runSource(path: "bad-date-item.json", in: directory)
             #expect(events.first == .started)
             #expect(events.last == .finished)
-            #expect(events.items.map(\.id) == ["before", "after"])
+            #expect(events.items.map(\.id) == ["before", "bad", "after"])
+            #expect(events.items[1].title == "Bad date")
+            #expect(events.items[1].datePublished == nil)
             let warning = try #require(events.warnings.first)
             #expect(events.warnings.count == 1)
             #expect(warning.location == "items[1]")

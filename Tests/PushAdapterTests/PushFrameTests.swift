@@ -38,12 +38,27 @@ import TributaryCore
     }
 
     @Test func reportsAnItemThatIsNotAFeedItem() {
-        let result = PushFrame.decode(#"{"type":"item","seq":4,"item":{"id":"a","tags":"x"}}"#, maxSize: 1000)
-        guard case .failure(let error) = result, case .invalidItem(4, let detail) = error.reason else {
+        let result = PushFrame.decode(#"{"type":"item","seq":4,"item":[1,2]}"#, maxSize: 1000)
+        guard case .failure(let error) = result, case .invalidItem(4, _) = error.reason else {
             Issue.record("expected invalidItem, got \(result)")
             return
         }
-        #expect(detail.contains("tags"))
+    }
+
+    /// A bad member costs the member, not the item (the JSON Feed reader's rule), and is reported.
+    @Test func aBadMemberOfAnItemIsLeftOutAndReported() throws {
+        let text = #"{"type":"item","seq":4,"item":{"id":"a","title":"T","tags":"x","date_published":"soon"}}"#
+        let (frame, problems) = try PushFrame.decodeReporting(text, maxSize: 1000).get()
+        guard case .item(4, let item) = frame else {
+            Issue.record("expected an item, got \(frame)")
+            return
+        }
+        #expect(item.id == "a")
+        #expect(item.title == "T")
+        #expect(item.tags.isEmpty)
+        #expect(item.datePublished == nil)
+        #expect(problems.count == 2)
+        #expect(problems.contains { $0.hasPrefix("tags must be an array") })
     }
 
     @Test func refusesAnOversizedMessageBeforeParsingIt() {

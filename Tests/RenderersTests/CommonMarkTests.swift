@@ -42,7 +42,7 @@ struct CommonMarkTests {
     /// What a title looks like once rendered: one line, whitespace runs as one space, escape sequences and
     /// control characters gone.
     static func rendered(_ title: String) -> String {
-        Normaliser.collapseWhitespace(ControlCharacters.removing(from: title))
+        FeedText.collapseWhitespace(ControlCharacters.removing(from: title))
     }
 
     @Test(arguments: TestDigest.hostileStrings)

@@ -104,7 +104,7 @@ import TributaryCore
     @Test func listsFailedSourcesWithTheirReasonsAtTheEnd() throws {
         let output = try TextRenderer(width: 80).render(.sample)
         let tail = try #require(output.split(separator: "\nFailed sources\n").last)
-        let text = Normaliser.collapseWhitespace(String(tail))
+        let text = FeedText.collapseWhitespace(String(tail))
         for source in Digest.sample.failedSources {
             #expect(text.contains(try #require(source.reason)))
         }

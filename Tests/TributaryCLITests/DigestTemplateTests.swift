@@ -38,7 +38,7 @@ import Testing
                 <ul>
                 <li>Harbour reopens after the storm (Example News)</li>
                 <li>東京の電車、運転再開 (Example News)</li>
-                <li>Budget vote &amp; what it means (Example News)</li>
+                <li>Budget &lt;b&gt;vote&lt;/b&gt; &amp; what it means (Example News)</li>
                 </ul>
 
                 """

@@ -29,8 +29,8 @@ import TributaryCore
         #expect(html.contains("Harbour reopens after the storm"))
         #expect(html.contains("東京の電車、運転再開"))
         #expect(html.contains("Reading list for the week"))
-        // The title's markup is plain text now, and escaped once more on the way into HTML.
-        #expect(html.contains("Budget vote &amp; what it means"))
+        // A JSON Feed title is plain text: markup written in it is text, escaped on the way into HTML, never run.
+        #expect(html.contains("Budget &lt;b&gt;vote&lt;/b&gt; &amp; what it means"))
         #expect(!html.contains("<b>vote</b>"))
         #expect(result.standardError.contains("news: ok, 3 items"))
         #expect(result.standardError.contains("wrote digest.html"))
@@ -281,8 +281,9 @@ enum JSONFeedValidator {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try JSONFeedValidator.problems(in: result.standardOutput) == [])
         // news-1 has a title but no content, which JSON Feed 1.1 does not allow: its title stands in as the text.
+        // A JSON Feed title is plain text: its references are decoded once and markup written in it is text.
         let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(result.standardOutput.utf8))
-        #expect(feed.items.first { $0.id == "news-1" }?.contentText == "Budget vote & what it means")
+        #expect(feed.items.first { $0.id == "news-1" }?.contentText == "Budget <b>vote</b> & what it means")
     }
 
     /// A fixture of the feed parser's tests.

@@ -5,43 +5,18 @@ import TributaryCore
 @Suite struct NormaliserTests {
     private let normaliser = Normaliser()
 
+    /// Text is made plain once, where a feed is read; the normaliser passes it through exactly as the source gave
+    /// it. Stripping tags a second time cut `History of the <blink> tag` to `History of the tag`, and decoding
+    /// references a second time turned a literal `&amp;` into `&`.
     @Test(arguments: [
-        ("  Hello   world  ", "Hello world"),
-        ("Line one\nline\ttwo\r\n", "Line one line two"),
-        ("No\u{00A0}break\u{2003}space", "No break space"),
-        ("Caf&eacute; &amp; bar", "Café & bar"),
-        ("<b>Bold</b> and <i>italic</i>", "Bold and italic"),
-        ("Breaking<br/>news", "Breaking news"),
-        ("Swift &#8217;s &#x2019;s &#X2019;", "Swift \u{2019}s \u{2019}s \u{2019}"),
-        ("&lt;script&gt; is text", "<script> is text"),
-        ("Fish &amp;amp; chips", "Fish &amp; chips"),
-        (
-            "Wait&hellip; &mdash; &ndash; &rsquo;&lsquo;&quot;&#39;",
-            "Wait\u{2026} \u{2014} \u{2013} \u{2019}\u{2018}\"'"
-        ),
-        ("a&nbsp;&nbsp;b", "a b"),
-        ("1 < 2 and 3 > 2", "1 < 2 and 3 > 2"),
-        ("Title<script>alert(1)</script> end", "Title end"),
-        ("Keep <!-- hidden --> visible", "Keep visible"),
-        ("AT&T &unknown; &", "AT&T &unknown; &"),
-        ("Bad &#0; &#xD800; ref", "Bad \u{FFFD} \u{FFFD} ref"),
-        ("日本語の　タイトル", "日本語の タイトル"),
+        "History of the <blink> tag", "<script> considered harmful", "Using <dialog> in 2026", "Fish &amp; chips",
+        "AT&T &unknown; &", "1 < 2 and 3 > 2", "日本語の タイトル",
     ])
-    func titlesBecomeCollapsedPlainText(input: String, expected: String) {
-        let item = FeedItem(id: "x", url: "https://example.org/x", title: input)
-        #expect(normaliser.normalise(item, from: "src").item.title == expected)
-    }
-
-    @Test func emptyTitlesAndSummariesBecomeNil() {
-        let item = FeedItem(id: "x", title: " <p> </p>\n", summary: "&nbsp;")
+    func titlesAndSummariesPassThroughExactly(_ text: String) {
+        let item = FeedItem(id: "x", url: "https://example.org/x", title: text, summary: text)
         let output = normaliser.normalise(item, from: "src").item
-        #expect(output.title == nil)
-        #expect(output.summary == nil)
-    }
-
-    @Test func summariesAreTrimmedAndPlain() {
-        let item = FeedItem(id: "x", summary: "\n  <p>First   <em>para</em></p>\n<p>Second</p> ")
-        #expect(normaliser.normalise(item, from: "src").item.summary == "First para Second")
+        #expect(output.title == text)
+        #expect(output.summary == text)
     }
 
     @Test func contentIsLeftAlone() {
@@ -99,17 +74,17 @@ import TributaryCore
         #expect(normaliser.normalise(item, from: "src").item.url == "https://Example.org/a?utm_source=x#frag")
     }
 
-    @Test func tributaryURLsAndTitlesAreNormalisedToo() {
+    @Test func tributaryURLsAreNormalisedAndTheirTitlesKept() {
         let item = FeedItem(
             id: "x",
             url: "https://news.example/a",
             tributary: TributaryExtension(
-                origin: .init(title: "The &amp; Times", url: "/"),
-                related: [.init(title: " Other\n take ", url: "/b")]
+                origin: .init(title: "The <Times>", url: "/"),
+                related: [.init(title: "Other take", url: "/b")]
             )
         )
         let tributary = normaliser.normalise(item, from: "src").item.tributary
-        #expect(tributary?.origin == .init(title: "The & Times", url: "https://news.example/"))
+        #expect(tributary?.origin == .init(title: "The <Times>", url: "https://news.example/"))
         #expect(tributary?.related == [.init(title: "Other take", url: "https://news.example/b")])
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import JSONFileAdapter
+import FeedParser
 import TributaryCore
 
 /// Reads the input as a JSON Feed document with ``JSONFeedDocumentReader``; a thrown ``SourceError`` is a correct

@@ -2,8 +2,8 @@ public import Foundation
 
 /// Puts one item into the shape every renderer may rely on. Pure: the same input gives the same output.
 ///
-/// - titles and summaries become plain text: tags stripped, HTML entities decoded, whitespace (newlines, tabs,
-///   no-break spaces) collapsed to single spaces and trimmed; an empty result becomes `nil`;
+/// - text is left as the source made it: titles and summaries are plain text already (the feed readers make them
+///   plain once, with ``FeedText``), and walking them again would cut titles such as `History of the <blink> tag`;
 /// - URLs (`url`, `external_url`, `image`, `banner_image`, authors, attachments, `_tributary.origin` and
 ///   `related`) are made absolute against the item's own URL, else the source's base URL; a URL that cannot be
 ///   made absolute is dropped with a warning, so no relative URL ever leaves the pipeline;
@@ -46,9 +46,6 @@ public struct Normaliser: Sendable {
             return nil
         }
 
-        result.title = Self.plainText(item.title)
-        result.summary = Self.plainText(item.summary)
-
         result.url = absolute(item.url, field: "url", base: baseURL)
         let itemBase = result.url.flatMap { URL(string: $0) } ?? baseURL
         result.externalURL = absolute(item.externalURL, field: "external_url", base: itemBase)
@@ -70,13 +67,11 @@ public struct Normaliser: Sendable {
         var tributary = item.tributary ?? TributaryExtension()
         tributary.source = source
         if var origin = tributary.origin {
-            origin.title = Self.plainText(origin.title)
             origin.url = absolute(origin.url, field: "origin url", base: itemBase)
             tributary.origin = origin
         }
         tributary.related = tributary.related.map { link in
             var link = link
-            link.title = Self.plainText(link.title) ?? ""
             link.url = absolute(link.url, field: "related url", base: itemBase)
             return link
         }
@@ -85,34 +80,6 @@ public struct Normaliser: Sendable {
         result.id = item.id.trimmingCharacters(in: .whitespacesAndNewlines)
         if result.id.isEmpty { result.id = result.derivedID() }
         return Output(item: result, warnings: warnings)
-    }
-
-    /// Plain text from a title or summary that may hold markup: tags (and `script`/`style` bodies) removed,
-    /// entities decoded once, whitespace collapsed and trimmed. `nil` when nothing is left.
-    public static func plainText(_ text: String?) -> String? {
-        guard let text else { return nil }
-        let stripped = HTMLText.stripTags(text)
-        let decoded = HTMLText.decodeEntities(stripped)
-        let collapsed = collapseWhitespace(decoded)
-        return collapsed.isEmpty ? nil : collapsed
-    }
-
-    /// Replaces every run of whitespace (spaces, tabs, newlines, no-break and other Unicode spaces) with one
-    /// space, and trims both ends.
-    public static func collapseWhitespace(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
-                pendingSpace = !output.isEmpty
-            } else {
-                if pendingSpace { output.append(" ") }
-                pendingSpace = false
-                output.append(character)
-            }
-        }
-        return output
     }
 
     /// `text` as an absolute URL: unchanged when it already has a scheme, resolved against `base` when relative,

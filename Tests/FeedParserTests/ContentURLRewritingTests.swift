@@ -1,8 +1,10 @@
 import Testing
+import TributaryCore
 
 @testable import FeedParser
 
-@Suite struct FeedTextTests {
+/// FeedText's URL rewriting with the parser's resolver; its text rules are tested in TributaryCoreTests.
+@Suite struct ContentURLRewritingTests {
     private func resolve(_ html: String) -> String {
         FeedText.resolvingRelativeURLs(html) {
             URLResolver.resolve($0, against: "https://example.com/blog/post/") ?? $0
@@ -23,24 +25,5 @@ import Testing
             "<a data-href=\"x\">", "<p>href=\"x\"</p>", "no links at all", "<a href=\"unterminated", "",
         ]
         for html in unchanged { #expect(resolve(html) == html) }
-    }
-
-    @Test(arguments: [
-        ("  Hello,\n\tworld  ", "Hello, world"), ("<b>Bold</b> &amp; <i>italic</i>", "Bold & italic"),
-        ("a < b &lt; c", "a < b < c"), ("caf&eacute; &#233; &#xE9;", "café é é"), ("x&nbsp;&nbsp;y", "x y"),
-        ("<p>one</p><p>two</p>", "one two"), ("<script>alert(1)</script>shown", "shown"),
-        ("&bogus; &amp", "&bogus; &amp"),
-        ("<a href=\"x>y\">link</a>", "link"), ("plain", "plain"), ("", ""),
-    ])
-    func plainTextStripsTagsDecodesEntitiesAndCollapsesWhitespace(_ input: String, _ expected: String) {
-        #expect(FeedText.plainText(Array(input.utf8)) == expected)
-    }
-
-    @Test func doubleEscapedHTMLIsDetected() {
-        let twice = Array("&lt;p&gt;Hi&lt;/p&gt;".utf8)
-        let once = Array("<p>Hi &lt; there</p>".utf8)
-        twice.withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0)) }
-        once.withUnsafeBufferPointer { #expect(!FeedText.isDoubleEscaped($0)) }
-        twice.withUnsafeBufferPointer { #expect(FeedText.decodeEntities($0) == Array("<p>Hi</p>".utf8)) }
     }
 }

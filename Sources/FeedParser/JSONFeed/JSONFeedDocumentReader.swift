@@ -2,10 +2,12 @@ public import Foundation
 import HTMLSanitizer
 public import TributaryCore
 
-/// Reads JSON Feed 1.0 and 1.1 documents into a ``JSONFeed`` whose items are ready for the pipeline.
+/// Reads JSON Feed 1.0 and 1.1 documents into a ``JSONFeed`` whose items are ready for the pipeline: the one home
+/// of JSON Feed decoding.
 ///
-/// The `json-file` adapter reads its file through this type, and so can any other module that reads a JSON Feed
-/// file (such as `tributary parse FILE`), with the same errors and warnings:
+/// The `json-file` adapter reads its file through this type, the `exec` adapter a program's output (a document, or
+/// one item per line with ``readLine(_:number:sourceID:)``), and `tributary parse FILE`, with the same errors and
+/// warnings:
 ///
 /// - The JSON syntax is checked strictly first by ``LocatedJSON/parse(_:maximumDepth:allowsDuplicateKeys:)``, as
 ///   feeds.json is (RFC 8259: UTF-8, no trailing commas, no comments), except that a key may appear twice in an
@@ -14,8 +16,9 @@ public import TributaryCore
 ///   (columns count characters, from 1).
 /// - Valid JSON without a `version` of the form `https://jsonfeed.org/version/…` or without an `items` array is
 ///   ``SourceError/Reason/notAFeed(path:detail:)``, saying what is missing.
-/// - Items are decoded one by one: an item that cannot be decoded (a bad date, an `id` that is an object) is
-///   skipped with a ``SourceWarning`` naming its index in `items`, and the others are kept.
+/// - Items are decoded one by one and member by member (``JSONFeedItemReading``): a member that cannot be read (a
+///   date in no known form, an `id` that is an object) is left out with a ``SourceWarning`` naming the item's index
+///   in `items`, and the item is kept; only an element that is not an object at all is skipped.
 /// - Numeric ids become strings, 1.0's `author` becomes `authors` (both done by ``FeedItem``'s decoding), an empty
 ///   or missing id is replaced by ``FeedItem/derivedID()``, and every item is stamped with the source id.
 /// - Relative item URLs (`url`, `external_url`, `image`, `banner_image`, attachment URLs, author URLs and avatars)
@@ -78,20 +81,18 @@ public enum JSONFeedDocumentReader {
         let base = [feed.homePageURL, feed.feedURL].lazy.compactMap(absoluteWebURL).first
         var items: [FeedItem] = []
         var warnings: [SourceWarning] = []
+        var skipped = 0
         items.reserveCapacity(outcomes.count)
         for outcome in outcomes {
             switch outcome {
-            case .decoded(var item):
-                if let base { item.resolveRelativeURLs(against: base) }
-                if let html = item.contentHTML {
-                    // Relative URLs in the content are relative to the item's page, else to the feed's.
-                    let contentBase = item.url.flatMap { URL(string: $0) } ?? base
-                    item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: contentBase)
+            case .decoded(let reading):
+                items.append(prepared(reading.item, sourceID: sourceID, base: base))
+                let location = "items[\(items.count - 1 + skipped)]"
+                for problem in reading.problems {
+                    warnings.append(SourceWarning(problem + Self.label(of: reading.item), location: location))
                 }
-                if item.id.allSatisfy(\.isWhitespace) { item.id = item.derivedID() }
-                item.sourceID = sourceID
-                items.append(item)
             case .failed(let index, let label, let error):
+                skipped += 1
                 warnings.append(
                     SourceWarning(
                         "skipped item\(label.suffix): \(DecodingErrorText.describe(error, droppingFirst: 2))",
@@ -102,6 +103,64 @@ public enum JSONFeedDocumentReader {
         }
         feed.items = items
         return (feed, warnings)
+    }
+
+    /// One line of a program's stream output: an item, or why the line was skipped.
+    public enum LineResult: Sendable {
+        /// The item, ready for the pipeline, and one warning per member that had to be left out.
+        case item(FeedItem, warnings: [SourceWarning])
+        /// The line is not a JSON object.
+        case skipped(SourceWarning)
+    }
+
+    /// Reads one line of stream output (JSON lines) as a JSON Feed item, with the same member rules as a document.
+    public static func readLine(_ text: Substring, number: Int, sourceID: SourceID) -> LineResult {
+        let data = Data(text.utf8)
+        do {
+            _ = try LocatedJSON.parse(data)
+        } catch {
+            return .skipped(
+                SourceWarning(
+                    "skipped a line that is not JSON: \(error.detail)",
+                    location: "line \(number), column \(error.column)"
+                )
+            )
+        }
+        do {
+            let reading = try JSONDecoder().decode(JSONFeedItemReading.self, from: data)
+            let item = prepared(reading.item, sourceID: sourceID, base: nil)
+            let warnings = reading.problems.map { SourceWarning($0 + label(of: item), location: "line \(number)") }
+            return .item(item, warnings: warnings)
+        } catch {
+            return .skipped(
+                SourceWarning(
+                    "skipped a line that is not a JSON Feed item: \(DecodingErrorText.describe(error))",
+                    location: "line \(number)"
+                )
+            )
+        }
+    }
+
+    /// Makes a decoded item ready for the pipeline: relative URLs resolved against `base`, its HTML sanitized (with
+    /// relative URLs in it resolved against the item's page, else `base`), an id derived when it has none, and the
+    /// source id stamped. Push frames and every other JSON Feed item go through here.
+    public static func prepared(_ item: FeedItem, sourceID: SourceID, base: URL?) -> FeedItem {
+        var item = item
+        if let base { item.resolveRelativeURLs(against: base) }
+        if let html = item.contentHTML {
+            let contentBase = item.url.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
+            item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: contentBase)
+        }
+        if item.id.allSatisfy(\.isWhitespace) { item.id = item.derivedID() }
+        item.sourceID = sourceID
+        return item
+    }
+
+    /// ` (id "x")` or ` ("Title")`, to say which item a warning is about.
+    private static func label(of item: FeedItem) -> String {
+        if !item.id.isEmpty, !item.id.hasPrefix("tributary:") { return " (id \"\(item.id)\")" }
+        if let title = item.title { return " (\"\(title.prefix(60))\")" }
+        return ""
     }
 
     /// Reads a JSON Feed file's bytes, refusing directories and files over ``maximumFileSize``.

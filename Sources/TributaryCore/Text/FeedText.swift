@@ -1,23 +1,22 @@
-import CLibXML2
 import Foundation
 
-/// Byte-level helpers for the text inside feeds: HTML to plain text, entity decoding and markup escaping.
+/// The one home of Tributary's text rules: HTML to plain text, character references, whitespace.
 ///
-/// This is deliberately separate from TributaryCore's public `HTMLText`, which the pipeline's `Normaliser` uses on
-/// `String`s. `FeedText` runs on the parser's hot path, once or more per item field, straight on the UTF-8 bytes
-/// libxml2 hands the SAX callbacks (no `String` is built unless the text needs work), and it knows feed-specific
-/// cases (double-escaped descriptions, HTML entities undeclared in XML). Keep the two apart: the name says which is
-/// which.
-enum FeedText {
+/// Text becomes plain once, where a feed is read (the parser, the JSON Feed reader); nothing after that strips it
+/// again, and renderers only escape it for their syntax. Everything that has to make text plain or decode references
+/// calls this type: the parser on its hot path (straight on the UTF-8 bytes libxml2 hands the SAX callbacks, with no
+/// `String` built unless the text needs work), the JSON Feed reader, the Google News shaper and the digest's
+/// one-line excerpt of an item's HTML.
+public enum FeedText {
     /// Plain text from HTML or text: tags stripped, entities decoded, whitespace collapsed and trimmed.
     ///
     /// A `<` only opens a tag when a letter, `/`, `!` or `?` follows, so `a < b` survives.
-    static func plainText(_ bytes: [UInt8], stripTags: Bool = true, decodeEntities: Bool = true) -> String {
+    public static func plainText(_ bytes: [UInt8], stripTags: Bool = true, decodeEntities: Bool = true) -> String {
         bytes.withUnsafeBufferPointer { plainText($0, stripTags: stripTags, decodeEntities: decodeEntities) }
     }
 
     /// Plain text from bytes; see ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``.
-    static func plainText(
+    public static func plainText(
         _ bytes: UnsafeBufferPointer<UInt8>,
         stripTags: Bool = true,
         decodeEntities: Bool = true
@@ -41,11 +40,14 @@ enum FeedText {
             } else if byte == 0xC2, index + 1 < count, bytes[index + 1] == 0xA0 {
                 pendingSpace = true  // U+00A0 NO-BREAK SPACE, from &nbsp; or &#160;
                 index += 2
+            } else if stripTags, byte == 0x3C, let end = commentEnd(bytes, from: index) {
+                index = end
             } else if stripTags, byte == 0x3C, index + 1 < count, isTagStart(bytes[index + 1]),
                 let close = tagEnd(bytes, from: index)
             {
                 let name = tagName(bytes, from: index + 1)
-                if name == "script" || name == "style" {
+                // An opening `script` or `style` tag takes its body with it; a stray closing one only itself.
+                if name == "script" || name == "style", bytes[index + 1] != 0x2F {
                     index = skipElement(bytes, from: close + 1, name: name)
                 } else {
                     index = close + 1
@@ -68,8 +70,29 @@ enum FeedText {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Plain text from a `String` that may hold markup; see ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``.
+    public static func plainText(_ text: String, stripTags: Bool = true, decodeEntities: Bool = true) -> String {
+        var copy = text
+        return copy.withUTF8 { plainText($0, stripTags: stripTags, decodeEntities: decodeEntities) }
+    }
+
+    /// Text that is already plain with every run of white space (spaces, tabs, line breaks, no-break spaces) made
+    /// one space, and both ends trimmed: the same white space rule as ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``,
+    /// so that text the parser made plain passes unchanged (an ideographic space U+3000 in a Japanese title is a
+    /// character of the title, not white space to fold). Nothing else changes: `<` and `&` stay as written.
+    public static func collapseWhitespace(_ text: String) -> String {
+        plainText(text, stripTags: false, decodeEntities: false)
+    }
+
+    /// Character references decoded once in a `String`: `&amp;lt;` becomes `&lt;`. Unknown names stay as written.
+    public static func decodeEntities(_ text: String) -> String {
+        guard text.utf8.contains(0x26) else { return text }
+        var copy = text
+        return copy.withUTF8 { String(decoding: decodeEntities($0), as: UTF8.self) }
+    }
+
     /// The text without the white space (and control characters) around it.
-    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    public static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var start = 0
         var end = bytes.count
         while start < end, bytes[start] <= 0x20 { start += 1 }
@@ -78,7 +101,7 @@ enum FeedText {
     }
 
     /// Decodes character and entity references once, leaving everything else (double-escaped HTML becomes HTML).
-    static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    public static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -95,7 +118,7 @@ enum FeedText {
     }
 
     /// Whether the text looks like HTML that was escaped twice: no tag, but an escaped one.
-    static func isDoubleEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isDoubleEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.contains(0x3C) else { return false }
         var index = 0
         while index + 4 < bytes.count {
@@ -112,14 +135,16 @@ enum FeedText {
     /// Rewrites relative `href="..."` and `src="..."` values in escaped HTML through `resolve`, so that content
     /// carries absolute links (as feedparser does). Values with a scheme, fragment-only values and HTML without
     /// such attributes are left alone; the scan is one pass over the bytes.
-    static func resolvingRelativeURLs(_ html: String, _ resolve: (String) -> String) -> String {
+    public static func resolvingRelativeURLs(_ html: String, _ resolve: (String) -> String) -> String {
         var html = html
         return html.withUTF8 { resolvingRelativeURLs(in: $0, resolve).map { String(decoding: $0, as: UTF8.self) } }
             ?? html
     }
 
     /// ``resolvingRelativeURLs(_:_:)`` on UTF-8: the rewritten bytes, or `nil` when nothing changed.
-    static func resolvingRelativeURLs(in bytes: UnsafeBufferPointer<UInt8>, _ resolve: (String) -> String) -> [UInt8]? {
+    public static func resolvingRelativeURLs(in bytes: UnsafeBufferPointer<UInt8>, _ resolve: (String) -> String)
+        -> [UInt8]?
+    {
         var output: [UInt8] = []
         var copied = 0
         var index = 0
@@ -168,7 +193,7 @@ enum FeedText {
     }
 
     /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).
-    static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawLetter = false
         for byte in bytes {
             switch byte {
@@ -182,7 +207,7 @@ enum FeedText {
     }
 
     /// Appends a code point as UTF-8 (U+FFFD for an invalid one).
-    static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
+    public static func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
         let scalar = value > 0x10FFFF || (0xD800...0xDFFF).contains(value) ? 0xFFFD : value
         switch scalar {
         case 0..<0x80:
@@ -224,6 +249,19 @@ enum FeedText {
 
     private static func isTagStart(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x2F || byte == 0x21 || byte == 0x3F
+    }
+
+    /// The index after the `-->` of a comment that starts at `start` (the end of the text when it is unclosed), or
+    /// `nil` when no comment starts there.
+    private static func commentEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start + 3 < bytes.count, bytes[start + 1] == 0x21, bytes[start + 2] == 0x2D, bytes[start + 3] == 0x2D
+        else { return nil }
+        var index = start + 4
+        while index + 2 < bytes.count {
+            if bytes[index] == 0x2D, bytes[index + 1] == 0x2D, bytes[index + 2] == 0x3E { return index + 3 }
+            index += 1
+        }
+        return bytes.count
     }
 
     private static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
@@ -272,7 +310,7 @@ enum FeedText {
     }
 
     /// Decodes `&name;`, `&#123;` or `&#x7B;` at `start`; returns the scalar and the index after the `;`.
-    static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (UInt32, Int)? {
+    public static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (UInt32, Int)? {
         var index = start + 1
         guard index < bytes.count else { return nil }
         if bytes[index] == 0x23 {
@@ -315,9 +353,9 @@ enum FeedText {
         return (value, index + 1)
     }
 
-    /// The code point of a named HTML 4 entity (libxml2's table), plus `&apos;`.
-    static func namedEntity(_ name: [UInt8]) -> UInt32? {
-        // The common ones without a lookup in libxml2's table (a linear search).
+    /// The code point of a named HTML 4 entity, plus `&apos;`; see ``htmlNamedEntities``.
+    public static func namedEntity(_ name: [UInt8]) -> UInt32? {
+        // The common ones without a hash lookup.
         switch name {
         case [0x61, 0x6D, 0x70]: return 0x26  // amp
         case [0x6C, 0x74]: return 0x3C  // lt
@@ -327,11 +365,6 @@ enum FeedText {
         case [0x6E, 0x62, 0x73, 0x70]: return 0xA0  // nbsp
         default: break
         }
-        var terminated = name
-        terminated.append(0)
-        return terminated.withUnsafeBufferPointer { buffer -> UInt32? in
-            guard let base = buffer.baseAddress, let description = htmlEntityLookup(base) else { return nil }
-            return UInt32(description.pointee.value)
-        }
+        return htmlNamedEntities[String(decoding: name, as: UTF8.self)]
     }
 }

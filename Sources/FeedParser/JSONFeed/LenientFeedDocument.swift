@@ -1,7 +1,7 @@
 import Foundation
 import TributaryCore
 
-/// A JSON Feed document decoded so that one broken item cannot sink the others.
+/// A JSON Feed document decoded so that one broken item cannot sink the others, nor a bad member its item.
 ///
 /// The top-level members other than `items` are kept as ``JSONValue``s (they are small) and later decoded as a
 /// ``JSONFeed`` with an empty item list, so the feed-level rules (1.0's `author`, extensions) live in one place, the
@@ -19,7 +19,7 @@ struct LenientFeedDocument: Decodable {
 
     /// One element of `items`.
     enum Outcome {
-        case decoded(FeedItem)
+        case decoded(JSONFeedItemReading)
         case failed(index: Int, label: ItemLabel, error: any Error)
     }
 
@@ -47,7 +47,7 @@ struct LenientFeedDocument: Decodable {
         while !elements.isAtEnd {
             let index = elements.currentIndex
             do {
-                outcomes.append(.decoded(try elements.decode(FeedItem.self)))
+                outcomes.append(.decoded(try elements.decode(JSONFeedItemReading.self)))
             } catch {
                 // A failed `decode` leaves the container on the same element; reading the element's label moves
                 // past it. `ItemLabel` never throws, but stop rather than spin if a decoder ever behaves otherwise.

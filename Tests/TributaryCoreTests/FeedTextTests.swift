@@ -1,0 +1,47 @@
+import Testing
+import TributaryCore
+
+@Suite struct FeedTextTests {
+    @Test(arguments: [
+        ("  Hello,\n\tworld  ", "Hello, world"), ("<b>Bold</b> &amp; <i>italic</i>", "Bold & italic"),
+        ("a < b &lt; c", "a < b < c"), ("caf&eacute; &#233; &#xE9;", "café é é"), ("x&nbsp;&nbsp;y", "x y"),
+        ("<p>one</p><p>two</p>", "one two"), ("<script>alert(1)</script>shown", "shown"),
+        ("&bogus; &amp", "&bogus; &amp"), ("<a href=\"x>y\">link</a>", "link"), ("plain", "plain"), ("", ""),
+        ("x<3", "x<3"), ("<b>Bo</b>ld<br>next</p><p>para", "Bold next para"), ("<a href=\"/x\">link</a>ed", "linked"),
+        ("a</script>b", "a b"), ("a<style>p{}</style>b<!-- c > d -->d<SCRIPT>x()</script>e", "a bd e"),
+        // An unclosed `<` is text: nothing is lost.
+        ("Title <span class=", "Title <span class="),
+    ])
+    func plainTextStripsTagsDecodesEntitiesAndCollapsesWhitespace(_ input: String, _ expected: String) {
+        #expect(FeedText.plainText(Array(input.utf8)) == expected)
+        #expect(FeedText.plainText(input) == expected)
+    }
+
+    @Test func decodesEntitiesOnce() {
+        #expect(FeedText.decodeEntities("&amp;lt;b&amp;gt;") == "&lt;b&gt;")
+        #expect(FeedText.decodeEntities("&#65;&#x42;&#X43;") == "ABC")
+        #expect(FeedText.decodeEntities("&#xZZ; &copy; &Eacute;&hellip;&apos;") == "&#xZZ; \u{00A9} É…'")
+    }
+
+    @Test func plainTextWithoutStrippingKeepsLiteralMarkup() {
+        #expect(FeedText.plainText("Using &lt;dialog&gt; in  2026", stripTags: false) == "Using <dialog> in 2026")
+        #expect(FeedText.plainText("History of the <blink> tag", stripTags: false) == "History of the <blink> tag")
+    }
+
+    @Test func collapsingWhitespaceChangesNothingElse() {
+        #expect(
+            FeedText.collapseWhitespace("  <script> considered\u{00A0} harmful\r\n") == "<script> considered harmful"
+        )
+        // The parser's rule: an ideographic space is part of a Japanese title, not white space to fold.
+        #expect(FeedText.collapseWhitespace("旅行記\u{3000}京都編") == "旅行記\u{3000}京都編")
+        #expect(FeedText.collapseWhitespace("AT&amp;T") == "AT&amp;T")
+    }
+
+    @Test func doubleEscapedHTMLIsDetected() {
+        let twice = Array("&lt;p&gt;Hi&lt;/p&gt;".utf8)
+        let once = Array("<p>Hi &lt; there</p>".utf8)
+        twice.withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0)) }
+        once.withUnsafeBufferPointer { #expect(!FeedText.isDoubleEscaped($0)) }
+        twice.withUnsafeBufferPointer { #expect(FeedText.decodeEntities($0) == Array("<p>Hi</p>".utf8)) }
+    }
+}
