@@ -3,12 +3,13 @@ import TributaryCore
 
 /// Parses the dates feeds really contain, from bytes, without `DateFormatter`.
 ///
-/// Accepted: RFC 822/1123/2822 with its real-world variants (named zones such as `GMT`, `EST`, `JST`, `CET`,
+/// Accepted: RFC 822/1123/2822 with its real-world variants (named zones such as `GMT`, `EST`, `JST`, `CET`, `ET`,
 /// military letters as RFC 822 defines them, numeric offsets with or without a colon, missing seconds, two-digit
 /// years (00-49 are 2000s, 50-99 are 1900s, as RFC 2822 says), day names missing, misspelt or in another language,
 /// extra whitespace, asctime order `Sun Nov 22 05:41:40 2026`); RFC 3339 and W3C-DTF (`2026-11-22T05:41:40Z`,
 /// `2026-11-22T05:41Z`, `2026-11-22`, `2026-11`, `2026`); and sloppy forms (`2026-11-22 05:41:40` and
-/// `2026/11/22 05:41`, read as UTC). Anything else is `nil`: never "now", never a crash.
+/// `2026/11/22 05:41`, read as UTC). Years run from 1 to 9999 once the zone is applied. Anything else is `nil`: never
+/// "now", never a crash.
 enum FeedDate {
     /// Parses a date string.
     static func parse(_ string: String) -> Date? {
@@ -138,8 +139,16 @@ enum FeedDate {
         guard (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year: year, month: month) else {
             return nil
         }
-        let days = RFC3339.daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + secondsOfDay) + fraction)
+        let seconds = RFC3339.daysFromCivil(year: year, month: month, day: day) * 86_400 + secondsOfDay
+        guard isSaneYear(seconds) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    /// Whether seconds since 1970 fall in the years 1-9999, from 0001-01-01T00:00:00Z to 10000-01-01T00:00:00Z (one
+    /// comparison).
+    @inline(__always)
+    private static func isSaneYear(_ seconds: Int) -> Bool {
+        UInt(bitPattern: seconds &+ 62_135_596_800) < 315_537_897_600
     }
 
     // MARK: - RFC 822 family
@@ -221,6 +230,8 @@ enum FeedDate {
                     }
                     cursor += 1
                 }
+                // A colon must be followed by the minutes: `+00:zz` is no zone.
+                guard bytes[cursor - 1] != 0x3A else { return nil }
                 let hours: Int
                 let minutes: Int
                 switch digits {
@@ -248,7 +259,7 @@ enum FeedDate {
                 } else if sawTime, offset == nil, letters <= 4, let zone = namedZoneOffset(word, letters: letters) {
                     offset = zone
                 }
-                // Anything else (a day name in any language, "at") is ignored.
+                // Anything else (a day name in any language, "at" before the time, an unknown zone) is ignored.
             } else {
                 cursor += 1  // separators: space, comma, '-', '/', '.', non-ASCII bytes
             }
@@ -258,6 +269,7 @@ enum FeedDate {
         guard day >= 1, day <= RFC3339.daysInMonth(year: year, month: month) else { return nil }
         let days = RFC3339.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - (offset ?? 0)
+        guard isSaneYear(seconds) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
@@ -304,7 +316,9 @@ enum FeedDate {
             (["ut", "utc", "gmt", "wet"], 0), (["bst", "cet", "met", "wat", "west"], 1),
             (["cest", "eet", "mest", "sast"], 2), (["eest", "msk"], 3), (["est"], -5), (["edt"], -4), (["cst"], -6),
             (["cdt"], -5), (["mst"], -7), (["mdt"], -6), (["pst"], -8), (["pdt"], -7), (["akst"], -9), (["akdt"], -8),
-            (["hst"], -10), (["ast"], -4), (["adt"], -3), (["nst"], -3.5), (["jst", "kst"], 9),
+            (["hst"], -10), (["ast", "at"], -4), (["adt"], -3), (["nst"], -3.5), (["jst", "kst"], 9),
+            // The zones without a season that feedparser reads, as their standard time.
+            (["et"], -5), (["ct"], -6), (["mt"], -7), (["pt"], -8),
             (["hkt", "sgt", "awst"], 8), (["aest"], 10), (["aedt"], 11), (["nzst"], 12), (["nzdt"], 13),
         ]
         for zone in zones {

@@ -59,6 +59,28 @@ import TributaryCore
         #expect(RFC3339.format(date) == expected)
     }
 
+    @Test(
+        arguments: [
+            // The zones feedparser's RFC 822 handler knows beyond ours, Disney's among them.
+            ("Mon, 26 January 2004 16:31:00 AT", "2004-01-26T20:31:00Z"),
+            ("Mon, 26 January 2004 16:31:00 ET", "2004-01-26T21:31:00Z"),
+            ("Mon, 26 January 2004 16:31:00 CT", "2004-01-26T22:31:00Z"),
+            ("Mon, 26 January 2004 16:31:00 MT", "2004-01-26T23:31:00Z"),
+            ("Mon, 26 January 2004 16:31:00 PT", "2004-01-27T00:31:00Z"),
+            ("2004-07-08 23:56:58 ET", "2004-07-09T04:56:58Z"),
+            // Years 1-9999 only, once the zone is applied.
+            ("Sun, 31 Dec 9999 23:59:59 -9999", nil), ("Sun, 31 Dec 9999 23:59:59 -0100", nil),
+            ("Sun, 31 Dec 9999 23:59:59 +0100", "9999-12-31T22:59:59Z"), ("9999-12-31T23:59:59-01:00", nil),
+            ("0000-01-01", nil), ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"), ("0001-01-01T00:00:00+01:00", nil),
+            ("Thu, 01 Jan 0100 00:00:01 +0100", "0099-12-31T23:00:01Z"),
+            // A colon after the zone's hours must be followed by its minutes.
+            ("Sun, 16 Dec 2012 11:47:32 +00:zz", nil), ("Sun, 22 Nov 2026 05:41:40 +00:", nil),
+        ] as [(String, String?)]
+    )
+    func readsFeedparserFamilies(_ input: String, _ expected: String?) {
+        #expect(FeedDate.parse(input).map(RFC3339.format) == expected)
+    }
+
     @Test(arguments: [
         "", "   ", "sometime last week", "yesterday", "Sun, 32 Nov 2026 05:41:40 GMT", "2026-13-01", "2026-02-30",
         "Sun, 22 Foo 2026 05:41:40 GMT", "25:00", "2026-11-22T25:00:00Z", "Sun, 22 Nov 2026 99:41:40 GMT",
