@@ -13,6 +13,8 @@ enum ElementKind: UInt8 {
     case generator, lastBuildDate, image, url, managingEditor, textInput, comments
     /// `fullitem` (escaped HTML, as `content:encoded`) and `body` or `xhtml:body` (inline XHTML): an item's content.
     case fullitem, xhtmlBody
+    /// RSS `copyright`, `dc:rights`, Atom `rights` (1.0) and `copyright` (0.3).
+    case rights
     // Atom 1.0 and 0.3.
     case atomEntry, atomTitle, atomLink, atomContent, atomSummary, atomID, atomUpdated, atomPublished, atomAuthor
     case atomContributor, atomName, atomEmail, atomURI, atomCategory, atomSubtitle, atomGenerator, atomLogo, atomIcon
@@ -47,6 +49,7 @@ enum ElementKind: UInt8 {
             case "language": return .dcLanguage
             case "title": return .dcTitle
             case "description": return .dcDescription
+            case "rights": return .rights
             default: return .other
             }
         case "http://search.yahoo.com/mrss/", "http://search.yahoo.com/mrss":
@@ -94,6 +97,7 @@ enum ElementKind: UInt8 {
         case "textInput", "textinput": .textInput
         case "comments": .comments
         case "fullitem": .fullitem
+        case "copyright": .rights
         case "body": .xhtmlBody
         default: nil
         }
@@ -114,13 +118,14 @@ enum ElementKind: UInt8 {
         case "contributor": .atomContributor
         case "name": .atomName
         case "email": .atomEmail
-        case "uri", "url": .atomURI
+        case "uri", "url", "homepage": .atomURI
         case "category": .atomCategory
         case "subtitle", "tagline": .atomSubtitle
         case "generator": .atomGenerator
         case "logo": .atomLogo
         case "icon": .atomIcon
         case "source": .atomSource
+        case "rights", "copyright": .rights
         default: nil
         }
     }

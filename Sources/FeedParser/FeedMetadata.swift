@@ -41,6 +41,8 @@ public struct FeedMetadata: Sendable, Equatable {
     public var image: String?
     /// RSS `lastBuildDate`/`pubDate` or Atom `updated`/`modified`.
     public var updated: Date?
+    /// RSS `copyright`, `dc:rights` or Atom `rights`/`copyright`, plain text.
+    public var rights: String?
 
     /// Creates metadata for a feed of a format.
     public init(
@@ -53,8 +55,10 @@ public struct FeedMetadata: Sendable, Equatable {
         authors: [FeedItem.Author] = [],
         generator: String? = nil,
         image: String? = nil,
-        updated: Date? = nil
+        updated: Date? = nil,
+        rights: String? = nil
     ) {
+        self.rights = rights
         self.format = format
         self.title = title
         self.link = link
@@ -68,8 +72,15 @@ public struct FeedMetadata: Sendable, Equatable {
     }
 
     /// A JSON Feed 1.1 document header for this feed (no items), as `tributary parse` prints it.
+    ///
+    /// What JSON Feed has no member for goes in the feed's `_tributary` extension object: `format` (such as
+    /// `rss-2.0`), `updated` (RFC 3339, UTC), `generator` and `rights`.
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
-        JSONFeed(
+        var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
+        if let updated { tributary["updated"] = .string(RFC3339.format(updated)) }
+        if let generator { tributary["generator"] = .string(generator) }
+        if let rights { tributary["rights"] = .string(rights) }
+        return JSONFeed(
             title: title ?? "",
             homePageURL: link,
             feedURL: feedURL,
@@ -77,7 +88,8 @@ public struct FeedMetadata: Sendable, Equatable {
             icon: image,
             authors: authors,
             language: language,
-            items: items
+            items: items,
+            extensions: ["_tributary": .object(tributary)]
         )
     }
 }

@@ -17,6 +17,8 @@ struct ItemBuilder {
     var alternateLink: String?
     var firstAtomLink: String?
     var title: RawText?
+    /// Atom `rights`, `dc:rights`.
+    var rights: RawText?
     /// `media:title`, the title of a video item that has no `title` of its own.
     var mediaTitle: RawText?
     /// `dc:language` or `language` of the item, else the `xml:lang` in force where it starts.
@@ -133,7 +135,12 @@ struct ItemBuilder {
             thumbnail.take() ?? itunesImage.take()
             ?? item.attachments.first(where: { $0.mimeType?.hasPrefix("image/") == true })?.url
         let originalID = guid ?? read(atomID.take()) ?? rdfAbout.take()
-        item.tributary = TributaryExtension(source: sourceID, origin: origin.take(), guid: originalID)
+        item.tributary = TributaryExtension(
+            source: sourceID,
+            origin: origin.take(),
+            guid: originalID,
+            rights: read(rights.take()).flatMap { $0.isEmpty ? nil : $0 }
+        )
         if let originalID, !originalID.isEmpty {
             item.id = originalID
         } else {

@@ -45,6 +45,14 @@ struct ParseCommand: AsyncParsableCommand {
     )
     var baseURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The charset the feed was served with (the HTTP Content-Type's charset=), as RFC 7303 weighs it.",
+            valueName: "name"
+        )
+    )
+    var charset: String?
+
     func validate() throws {
         guard SourceID(sourceID).isValid else {
             throw ValidationError("--source-id must be lower-case letters, digits and '-', like 'my-feed'")
@@ -92,7 +100,7 @@ struct ParseCommand: AsyncParsableCommand {
         let parser: StreamingFeedParser
         do {
             parser = try StreamingFeedParser(
-                options: FeedParserOptions(baseURL: effectiveBaseURL, sourceID: SourceID(sourceID))
+                options: FeedParserOptions(baseURL: effectiveBaseURL, sourceID: SourceID(sourceID), httpCharset: charset)
             )
         } catch {
             throw ParseFailure(message: "\(error)")

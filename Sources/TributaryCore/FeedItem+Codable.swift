@@ -102,7 +102,7 @@ extension FeedItem: Codable {
 
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
-        case source, origin, related, guid
+        case source, origin, related, guid, rights
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
     }
@@ -115,6 +115,7 @@ extension TributaryExtension: Codable {
         guid = try container.decodeIfPresent(String.self, forKey: .guid)
         firstSeen = try container.decodeIfPresent(String.self, forKey: .firstSeen).flatMap { RFC3339.parse($0) }
         alsoIn = try container.decodeIfPresent([ItemReference].self, forKey: .alsoIn) ?? []
+        rights = try container.decodeIfPresent(String.self, forKey: .rights)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -125,6 +126,7 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(guid, forKey: .guid)
         try container.encodeIfPresent(firstSeen.map(RFC3339.format), forKey: .firstSeen)
         if !alsoIn.isEmpty { try container.encode(alsoIn, forKey: .alsoIn) }
+        try container.encodeIfPresent(rights, forKey: .rights)
     }
 }
 

@@ -147,6 +147,8 @@ public struct TributaryExtension: Hashable, Sendable {
     public var firstSeen: Date?
     /// Other sources that delivered the same item (same canonical URL); the first one seen keeps it.
     public var alsoIn: [ItemReference]
+    /// The item's copyright or licence statement as the feed gives it (Atom `rights`, `dc:rights`), plain text.
+    public var rights: String?
 
     public init(
         source: SourceID? = nil,
@@ -154,8 +156,10 @@ public struct TributaryExtension: Hashable, Sendable {
         related: [RelatedLink] = [],
         guid: String? = nil,
         firstSeen: Date? = nil,
-        alsoIn: [ItemReference] = []
+        alsoIn: [ItemReference] = [],
+        rights: String? = nil
     ) {
+        self.rights = rights
         self.source = source
         self.origin = origin
         self.related = related

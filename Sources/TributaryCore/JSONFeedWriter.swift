@@ -215,6 +215,7 @@ public struct JSONFeedWriter: Sendable {
             buffer.append(0x5D)
         }
         optional("guid", value.guid, into: &buffer, first: &first)
+        optional("rights", value.rights, into: &buffer, first: &first)
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)
             date(firstSeen, into: &buffer)

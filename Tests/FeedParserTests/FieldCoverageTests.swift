@@ -110,4 +110,70 @@ import TributaryCore
         #expect(result.items.map(\.title) == ["Namespaced RSS 2.0 item"])
         #expect(result.items.first?.authors == [FeedItem.Author(name: "Dave Winer", email: "dave@example.com")])
     }
+
+    @Test func rightsOfTheFeedAndItsItemsAreRead() throws {
+        let rss = try parse(
+            """
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>R</title>
+            <copyright>© 2026 Example &amp; Sons</copyright>
+            <item><guid>1</guid><dc:rights>CC BY 4.0</dc:rights></item>
+            <item><guid>2</guid></item>
+            </channel></rss>
+            """
+        )
+        #expect(rss.metadata?.rights == "© 2026 Example & Sons")
+        #expect(rss.items.map { $0.tributary?.rights } == ["CC BY 4.0", nil])
+        let atom = try parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title>
+            <rights type="html">Example &lt;b&gt;Atom&lt;/b&gt;</rights>
+            <entry><id>urn:1</id><rights type="text">History of the &lt;blink&gt; tag</rights></entry>
+            </feed>
+            """
+        )
+        #expect(atom.metadata?.rights == "Example Atom")
+        #expect(atom.items.first?.tributary?.rights == "History of the <blink> tag")
+    }
+
+    /// What JSON Feed has no member for, `parse` writes in the feed's `_tributary` object.
+    @Test func theFeedHeaderCarriesFormatUpdatedGeneratorAndRights() throws {
+        let result = try parse(
+            """
+            <rss version="2.0"><channel><title>H</title><generator>NFE/5.0</generator>
+            <lastBuildDate>Tue, 24 Nov 2026 09:00:00 GMT</lastBuildDate><copyright>Mine</copyright></channel></rss>
+            """
+        )
+        let feed = try #require(result.metadata).makeJSONFeed()
+        #expect(
+            feed.extensions["_tributary"]
+                == .object([
+                    "format": .string("rss-2.0"), "updated": .string("2026-11-24T09:00:00Z"),
+                    "generator": .string("NFE/5.0"), "rights": .string("Mine"),
+                ])
+        )
+    }
+
+    @Test func atom03Base64HTMLIsReadAsHTMLAndAuthorHomepageAsURL() throws {
+        let result = try parse(
+            """
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>B</title>
+            <entry><id>urn:1</id>
+            <title type="text/html" mode="base64">PGRpdj48YSBocmVmPSIvcmVsYXRpdmUvdXJpIj5jbGljayBoZXJlPC9hPjwvZGl2Pg==</title>
+            <author><name>N</name><homepage>http://example.com/</homepage></author>
+            </entry></feed>
+            """
+        )
+        #expect(result.items.first?.title == "click here")
+        #expect(result.items.first?.authors == [FeedItem.Author(name: "N", url: "http://example.com/")])
+    }
+
+    @Test func aChannelITunesSummaryIsTheDescriptionWhenThereIsNoOther() throws {
+        let result = try parse(
+            """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>P</title>
+            <itunes:summary>Example summary</itunes:summary></channel></rss>
+            """
+        )
+        #expect(result.metadata?.description == "Example summary")
+    }
 }
