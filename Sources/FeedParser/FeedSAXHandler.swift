@@ -950,8 +950,9 @@ final class FeedSAXHandler {
                 if mode == "base64" {
                     // What the decoded text is: HTML when the type says so (read as escaped HTML), else text.
                     let type = attributes.value("type")?.lowercased()
-                    base64Type = type == "html" || type == "text/html" || type?.hasSuffix("xhtml+xml") == true
-                        || type == "xhtml" ? .html : .text
+                    base64Type =
+                        type == "html" || type == "text/html" || type?.hasSuffix("xhtml+xml") == true
+                            || type == "xhtml" ? .html : .text
                     return .base64
                 }
             }

@@ -100,7 +100,11 @@ struct ParseCommand: AsyncParsableCommand {
         let parser: StreamingFeedParser
         do {
             parser = try StreamingFeedParser(
-                options: FeedParserOptions(baseURL: effectiveBaseURL, sourceID: SourceID(sourceID), httpCharset: charset)
+                options: FeedParserOptions(
+                    baseURL: effectiveBaseURL,
+                    sourceID: SourceID(sourceID),
+                    httpCharset: charset
+                )
             )
         } catch {
             throw ParseFailure(message: "\(error)")
