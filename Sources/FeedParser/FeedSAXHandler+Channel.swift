@@ -1,0 +1,109 @@
+import CLibXML2
+import Foundation
+import TributaryCore
+
+/// Reading the channel (RSS) or feed (Atom) header.
+extension FeedSAXHandler {
+    func startOutsideItem(
+        _ kind: ElementKind,
+        parent: ElementKind,
+        depth: Int,
+        namespace: UnsafePointer<xmlChar>?,
+        attributes: Attributes
+    ) {
+        let inChannel = parent == .channel || parent == .atomFeed
+        switch kind {
+        case .channel where format == .rss10:
+            if namespace.map({ String(cString: $0) }) == "http://my.netscape.com/rdf/simple/0.9/" { format = .rss090 }
+        case .item where parent == .channel || parent == .rdf || parent == .rss,
+            .atomEntry where parent == .atomFeed:
+            // A builder left by an item that never ended is replaced; one that ``completeItem()`` put there is new.
+            if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
+            itemIsNew = false
+            inItem = true
+            itemDepth = depth
+            item.language = currentLanguage
+            if kind == .item { readRDFAbout(attributes) }
+        case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .atomSubtitle, .language, .dcLanguage,
+            .generator, .atomGenerator, .lastBuildDate, .pubDate, .dcDate, .atomUpdated, .managingEditor, .dcCreator,
+            .atomLogo, .atomIcon, .author, .itunesAuthor, .rights, .itunesSummary:
+            guard inChannel else { return }
+            if kind == .atomGenerator, channelGenerator == nil, let version = attributes.value("version") {
+                captureAttribute = version
+            } else {
+                captureAttribute = nil
+            }
+            beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
+        case .url where parent == .image:
+            beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
+        case .atomLink where inChannel:
+            let rel = attributes.value("rel") ?? "alternate"
+            guard let href = attributes.value("href") ?? attributes.value("url") else { return }
+            let resolved = resolve(href, baseCount: stack[depth].baseCount)
+            if rel == "self" {
+                channelFeedURL = channelFeedURL ?? resolved
+            } else if rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {
+                if channelLink == nil || attributes.value("type").map({ $0.contains("html") }) == true {
+                    channelLink = channelLink ?? resolved
+                }
+            }
+        case .atomAuthor where inChannel:
+            author = FeedItem.Author()
+            authorScope = .channel
+        case .atomName, .atomEmail, .atomURI:
+            guard author != nil, parent == .atomAuthor || parent == .atomContributor else { return }
+            beginCapture(kind, scope: .author, depth: depth, type: .text)
+        case .itunesImage where inChannel:
+            if channelImage == nil, let href = attributes.value("href") {
+                channelImage = resolve(href, baseCount: stack[depth].baseCount)
+            }
+        default:
+            break
+        }
+    }
+
+    func finishChannelField(_ kind: ElementKind) {
+        switch kind {
+        case .title, .atomTitle:
+            channelTitle = plainTitle()
+        case .dcTitle:
+            if channelTitle == nil { channelTitle = plainTitle() }
+        case .link:
+            let value = trimmedText()
+            if !value.isEmpty, channelLink == nil { channelLink = resolve(value, baseCount: captureBaseCount) }
+        case .rights:
+            if channelRights == nil { channelRights = plainTitle() }
+        case .description, .dcDescription, .atomSubtitle, .itunesSummary:
+            if channelDescription == nil {
+                channelDescription =
+                    captureType == .text
+                    ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
+                    : FeedText.plainText(text.bytes)
+            }
+        case .language, .dcLanguage:
+            let value = trimmedText()
+            if !value.isEmpty, channelLanguage == nil { channelLanguage = value }
+        case .generator, .atomGenerator:
+            let value = FeedText.plainText(text.bytes)
+            if !value.isEmpty, channelGenerator == nil {
+                channelGenerator = captureAttribute.map { "\(value) \($0)" } ?? value
+            }
+        case .lastBuildDate, .atomUpdated:
+            channelUpdated = parseDate() ?? channelUpdated
+        case .pubDate, .dcDate:
+            if channelUpdated == nil { channelUpdated = parseDate() }
+        case .managingEditor, .author, .dcCreator, .itunesAuthor:
+            // `me@example.com (Jane Doe)` and `Jane Doe <me@example.com>` become a name and an address.
+            if let author = Self.rssAuthor(authorText()), !channelAuthors.contains(author) {
+                channelAuthors.append(author)
+            }
+        case .atomLogo, .atomIcon:
+            let value = trimmedText()
+            if !value.isEmpty, channelImage == nil || kind == .atomLogo {
+                channelImage = resolve(value, baseCount: captureBaseCount)
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import CLibXML2
+import Foundation
+import TributaryCore
+
+/// Telling the format: the root element and the classification of every element by namespace and name.
+extension FeedSAXHandler {
+    func classify(_ localName: UnsafePointer<xmlChar>, _ namespace: UnsafePointer<xmlChar>?) -> ElementKind {
+        // Fibonacci hashing of both interned pointers into a 1024-slot direct-mapped cache, backed by a dictionary
+        // so that two names sharing a slot cost a hash lookup, not a classification by strings.
+        let hash =
+            UInt(bitPattern: localName) &* 0x9E37_79B9_7F4A_7C15 ^ UInt(bitPattern: namespace) &* 0xC2B2_AE3D_27D4_EB4F
+        let slot = Int(truncatingIfNeeded: hash >> 54)
+        let entry = cache[slot]
+        if entry.localName == localName, entry.namespace == namespace { return entry.kind }
+        let key = NameKey(localName: UInt(bitPattern: localName), namespace: UInt(bitPattern: namespace))
+        if let kind = overflow[key] {
+            cache[slot] = CacheEntry(localName: localName, namespace: namespace, kind: kind)
+            return kind
+        }
+        let kind = ElementKind.classify(
+            namespace: namespace.map { String(cString: $0) } ?? "",
+            localName: String(cString: localName),
+            atomWithoutNamespace: atomWithoutNamespace
+        )
+        cache[slot] = CacheEntry(localName: localName, namespace: namespace, kind: kind)
+        overflow[key] = kind
+        return kind
+    }
+
+    func detectRoot(
+        _ kind: ElementKind,
+        _ localName: UnsafePointer<xmlChar>,
+        _ namespace: UnsafePointer<xmlChar>?,
+        _ attributes: Attributes
+    ) {
+        rootSeen = true
+        switch kind {
+        case .rss:
+            switch attributes.value("version")?.trimmingCharacters(in: .whitespaces) {
+            case "0.91": format = .rss091
+            case "0.92": format = .rss092
+            case "0.90", "0.9": format = .rss090
+            default: format = .rss20
+            }
+        case .rdf:
+            format = .rss10
+        case .atomFeed:
+            let uri = namespace.map { String(cString: $0) }
+            format = uri == "http://purl.org/atom/ns#" ? .atom03 : .atom10
+        case .atomEntry:
+            // An Atom entry document (RFC 4287 section 4.1.2): one entry, read as a feed of one item.
+            let uri = namespace.map { String(cString: $0) }
+            format = uri == "http://purl.org/atom/ns#" ? .atom03 : .atom10
+            if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
+            itemIsNew = false
+            inItem = true
+            itemDepth = 0
+            item.language = currentLanguage
+        default:
+            let name = String(cString: localName)
+            if name == "feed", namespace == nil {
+                // A namespace-less Atom feed: read its elements as Atom.
+                atomWithoutNamespace = true
+                cache = cache.map { _ in CacheEntry(localName: nil, namespace: nil, kind: .other) }
+                overflow.removeAll()
+                // The root frame was classified before the flag was set; its entries are matched on it.
+                stack[0].kind = .atomFeed
+                format = attributes.value("version") == "0.3" ? .atom03 : .atom10
+                warn("the <feed> element has no Atom namespace; read as Atom anyway")
+            } else {
+                let uri = namespace.map { " in namespace \(String(cString: $0))" } ?? ""
+                stop(FeedParseError(.notAFeed("the root element is <\(name)>\(uri)")))
+            }
+        }
+    }
+}

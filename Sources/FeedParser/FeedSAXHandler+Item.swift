@@ -1,0 +1,236 @@
+import CLibXML2
+import Foundation
+import TributaryCore
+
+/// Reading an item or entry: which elements it captures and how each field is read.
+extension FeedSAXHandler {
+    func startInItem(
+        _ kind: ElementKind,
+        parent: ElementKind,
+        depth: Int,
+        attributes: Attributes,
+        baseCount: Int
+    ) {
+        let direct = depth == itemDepth + 1
+        let inMedia = direct || (parent == .mediaGroup && depth == itemDepth + 2)
+        switch kind {
+        case .item, .atomEntry:
+            // The previous item was never closed (broken markup): keep it and start the next one.
+            completeItem()
+            warn("an item was not closed before the next one started")
+            itemDepth = depth
+            item.language = currentLanguage
+            if kind == .item { readRDFAbout(attributes) }
+        case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,
+            .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
+            .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
+            .fullitem, .xhtmlBody, .rights:
+            guard direct else { return }
+            if kind == .guid {
+                item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
+            } else if kind == .source {
+                captureAttribute = attributes.value("url")
+            }
+            if kind == .atomContent, item.firstAtomLink == nil, let src = attributes.value("src") {
+                let resolved = resolve(src, baseCount: baseCount)
+                item.firstAtomLink = resolved
+            }
+            beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
+        case .atomLink:
+            guard direct, let href = attributes.value("href") ?? attributes.value("url") else { return }
+            let resolved = resolve(href, baseCount: baseCount)
+            let rel = attributes.value("rel") ?? "alternate"
+            switch rel {
+            case "alternate":
+                if item.alternateLink == nil { item.alternateLink = resolved }
+            case "enclosure":
+                item.addAttachment(
+                    FeedItem.Attachment(
+                        url: resolved,
+                        mimeType: attributes.value("type"),
+                        title: attributes.value("title"),
+                        sizeInBytes: attributes.value("length").flatMap { Int($0) }
+                    )
+                )
+            default:
+                if item.firstAtomLink == nil, rel != "self", rel != "replies" { item.firstAtomLink = resolved }
+            }
+        case .atomAuthor where direct:
+            author = FeedItem.Author()
+            authorScope = .item
+        case .atomContributor where direct:
+            author = FeedItem.Author()
+            authorScope = .item
+        case .atomName, .atomEmail, .atomURI:
+            guard author != nil, parent == .atomAuthor || parent == .atomContributor else { return }
+            beginCapture(kind, scope: .author, depth: depth, type: .text)
+        case .atomCategory where direct:
+            if let term = attributes.value("term") ?? attributes.value("label") {
+                let tag = FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false)
+                if !tag.isEmpty { item.tags.append(tag) }
+            } else {
+                beginCapture(.category, scope: .item, depth: depth, type: .text)
+            }
+        case .enclosure where direct:
+            guard let url = attributes.value("url") else { return }
+            item.addAttachment(
+                FeedItem.Attachment(
+                    url: resolve(url, baseCount: baseCount),
+                    mimeType: attributes.value("type"),
+                    sizeInBytes: attributes.value("length").flatMap { Int(Self.trimmed($0)) }
+                )
+            )
+        case .mediaContent where inMedia:
+            guard let url = attributes.value("url") else { return }
+            var mime = attributes.value("type")
+            if mime == nil, attributes.value("medium") == "image" { mime = "image/*" }
+            item.addAttachment(
+                FeedItem.Attachment(
+                    url: resolve(url, baseCount: baseCount),
+                    mimeType: mime,
+                    sizeInBytes: attributes.value("fileSize").flatMap { Int($0) },
+                    durationInSeconds: attributes.value("duration").flatMap { Double($0) }
+                )
+            )
+        case .mediaTitle where inMedia:
+            beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
+        case .mediaThumbnail where inMedia:
+            if item.thumbnail == nil, let url = attributes.value("url") {
+                item.thumbnail = resolve(url, baseCount: baseCount)
+            }
+        case .itunesImage where direct:
+            if let href = attributes.value("href") { item.itunesImage = resolve(href, baseCount: baseCount) }
+        case .atomSource where direct:
+            sourceDepth = depth
+            origin = TributaryExtension.Origin()
+        default:
+            break
+        }
+    }
+
+    /// RSS 1.0 names each item by its `rdf:about` URI, which is its id when it has no guid.
+    func readRDFAbout(_ attributes: Attributes) {
+        guard attributes.count > 0,
+            let about = attributes.value("about", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+        else { return }
+        let trimmed = Self.trimmed(about)
+        if !trimmed.isEmpty { item.rdfAbout = trimmed }
+    }
+
+    func startInAtomSource(_ kind: ElementKind, parent: ElementKind, attributes: Attributes, baseCount: Int) {
+        guard parent == .atomSource else { return }
+        switch kind {
+        case .atomTitle:
+            beginCapture(kind, scope: .origin, depth: stack.count - 1, type: textType(kind, attributes))
+        case .atomLink:
+            let rel = attributes.value("rel") ?? "alternate"
+            if rel == "alternate", origin.url == nil, let href = attributes.value("href") {
+                origin.url = resolve(href, baseCount: baseCount)
+            }
+        default:
+            break
+        }
+    }
+
+    func finishItemField(_ kind: ElementKind) {
+        guard inItem else { return }
+        switch kind {
+        case .title, .atomTitle:
+            item.title = rawText(.plainText(markup: captureType != .text))
+        case .dcTitle:
+            if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
+        case .link:
+            if item.link == nil { item.link = trimmedRawText(.url(RawText.LinkBase(base: urlBase(captureBaseCount)))) }
+        case .description:
+            item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
+        case .dcDescription, .itunesSummary:
+            if item.description == nil { item.description = rawText(.html(unescapingTwice: true, links: linkBase())) }
+        case .contentEncoded:
+            item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
+        case .rights:
+            if item.rights == nil { item.rights = rawText(.plainText(markup: captureType != .text)) }
+        case .fullitem:
+            if item.contentEncoded == nil {
+                item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
+            }
+        case .xhtmlBody:
+            if item.contentEncoded == nil { item.contentEncoded = rawText(.trimmed) }
+        case .atomContent:
+            switch captureType {
+            case .text, .base64: item.atomContentText = rawText(.verbatim)
+            case .html: item.atomContentHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
+            case .xhtml: item.atomContentHTML = rawText(.trimmed)
+            }
+        case .atomSummary:
+            item.summary = rawText(.plainText(markup: captureType != .text))
+        case .guid:
+            if let value = trimmedRawText(.verbatim) { item.guid = value }
+        case .atomID:
+            if let value = trimmedRawText(.verbatim) { item.atomID = value }
+        case .pubDate, .atomPublished:
+            if item.published == nil { item.published = parseDate() }
+        case .dcDate:
+            if item.dcDate == nil { item.dcDate = parseDate() }
+        case .atomUpdated:
+            item.updated = parseDate()
+        case .author:
+            if let author = Self.rssAuthor(trimmedText()) { item.authors.append(author) }
+        case .dcCreator, .itunesAuthor:
+            if let author = Self.rssAuthor(authorText()),
+                item.authors.contains(where: { $0.name == author.name && $0.email == author.email }) == false
+            {
+                item.authors.append(author)
+            }
+        case .category, .dcSubject:
+            let tag = FeedText.plainText(text.bytes)
+            if !tag.isEmpty, item.tags.contains(tag) == false { item.tags.append(tag) }
+        case .itunesDuration:
+            item.itunesDuration = Self.duration(trimmedText())
+        case .language, .dcLanguage:
+            let value = trimmedText()
+            if !value.isEmpty { item.language = value }
+        case .mediaTitle:
+            if item.mediaTitle == nil { item.mediaTitle = rawText(.plainText(markup: captureType != .text)) }
+        case .source:
+            let title = plainTitle()
+            let url = captureAttribute.map { resolve($0, baseCount: captureBaseCount) }
+            if !title.isEmpty || url != nil {
+                item.origin = TributaryExtension.Origin(title: title.isEmpty ? nil : title, url: url)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Reads RSS's `jane@example.com (Jane Doe)`, `Jane Doe <jane@example.com>`, a bare name or a bare address.
+    static func rssAuthor(_ value: String) -> FeedItem.Author? {
+        guard !value.isEmpty else { return nil }
+        if let open = value.firstIndex(of: "("), let close = value.lastIndex(of: ")"), open < close {
+            let email = value[..<open].trimmingCharacters(in: .whitespaces)
+            let name = value[value.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+            return FeedItem.Author(
+                name: name.isEmpty ? nil : name,
+                email: email.contains("@") ? email : nil
+            )
+        }
+        if let open = value.firstIndex(of: "<"), let close = value.lastIndex(of: ">"), open < close {
+            let name = value[..<open].trimmingCharacters(in: .whitespaces)
+            let email = value[value.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+            return FeedItem.Author(name: name.isEmpty ? nil : name, email: email.isEmpty ? nil : email)
+        }
+        if value.contains("@"), !value.contains(" ") { return FeedItem.Author(email: value) }
+        return FeedItem.Author(name: value)
+    }
+
+    /// Reads `itunes:duration`: seconds (`3723`, `3723.5`), `mm:ss` or `hh:mm:ss`.
+    static func duration(_ value: String) -> Double? {
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for part in parts {
+            guard let number = Double(part), number >= 0 else { return nil }
+            total = total * 60 + number
+        }
+        return total
+    }
+}
