@@ -5,8 +5,7 @@ import TributaryCore
 /// Turns a program's stdout into items as it arrives: RSS or Atom (streamed through ``StreamingFeedParser``), a
 /// JSON Feed document, or, in stream mode, JSON lines of items.
 ///
-/// The format of a document is told from its first byte that is not white space (after a byte order mark): `<`
-/// is XML, `{` is JSON. XML items are returned as each chunk completes them; a JSON Feed document is decoded at end
+/// The format of a document is told from its first bytes by ``FeedDocumentKind``: XML or JSON. XML items are returned as each chunk completes them; a JSON Feed document is decoded at end
 /// of file. Output that is neither is `notAFeed`; no output at all is an empty feed.
 final class FeedOutputReader {
     /// The most bytes of a JSON Feed document kept in memory: 64 MiB.
@@ -35,12 +34,12 @@ final class FeedOutputReader {
         switch state {
         case .undetermined(let buffered):
             let all = buffered + bytes
-            guard let first = Self.firstSignificantByte(of: all) else {
+            guard let kind = FeedDocumentKind(start: all) else {
                 state = .undetermined(all)
                 return ([], [])
             }
-            switch first {
-            case UInt8(ascii: "<"):
+            switch kind {
+            case .xml:
                 let parser: StreamingFeedParser
                 do {
                     parser = try StreamingFeedParser(options: FeedParserOptions(sourceID: sourceID))
@@ -49,11 +48,10 @@ final class FeedOutputReader {
                 }
                 state = .xml(parser)
                 return try consume(all)
-            case UInt8(ascii: "{"):
+            case .json:
                 state = .json([])
                 return try consume(all)
-            default:
-                let start = String(decoding: all.prefix(40), as: UTF8.self)
+            case .other(let start):
                 state = .other(start)
                 return ([], [])
             }
@@ -172,16 +170,5 @@ final class FeedOutputReader {
             }
         }
         return SourceError(sourceID: sourceID, reason: .other("\(error)"), underlying: error)
-    }
-
-    private static func firstSignificantByte(of bytes: [UInt8]) -> UInt8? {
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return bytes[index]
-            }
-        }
-        return nil
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HTMLSanitizer
-public import TributaryCore
+import TributaryCore
 
 /// An item read to its end but not yet built: its fields as the feed gave them, the normalisation into a
 /// ``FeedItem`` (choosing its URL, content and id, making `content_html` safe when the options carry a sanitizer)
@@ -9,7 +9,7 @@ public import TributaryCore
 /// ``StreamingFeedParser/parsePending(_:)`` returns these so that a caller with a second thread can build items
 /// there, beside the parsing: in `tributary parse`, whichever of its two threads is ahead builds them. ``build()``
 /// gives exactly the item ``StreamingFeedParser/parse(_:)-(UnsafeRawBufferPointer)`` returns.
-public struct PendingFeedItem: Sendable {
+struct PendingFeedItem: Sendable {
     var builder: ItemBuilder
     let context: Context
 
@@ -27,7 +27,7 @@ public struct PendingFeedItem: Sendable {
     }
 
     /// The normalised item.
-    public consuming func build() -> FeedItem {
+    consuming func build() -> FeedItem {
         buildInPlace()
     }
 
@@ -36,7 +36,7 @@ public struct PendingFeedItem: Sendable {
     /// Each item is built where it lies in the array, its fields moved into the ``FeedItem``: `items.map { $0.build() }`
     /// would copy every item first (some twenty reference counts each, then as many releases), because a closure's
     /// argument is only borrowed.
-    public static func build(_ items: consuming [PendingFeedItem]) -> [FeedItem] {
+    static func build(_ items: consuming [PendingFeedItem]) -> [FeedItem] {
         var items = items
         return items.withUnsafeMutableBufferPointer { pending in
             let pending = pending
@@ -46,7 +46,7 @@ public struct PendingFeedItem: Sendable {
 
     /// The normalised items, in order, for writing out: as ``build(_:)``, except that each `content_html` is made
     /// safe as UTF-8 beside its item rather than as a `String` in it (see ``WritableFeedItem``).
-    public static func buildForWriting(_ items: consuming [PendingFeedItem]) -> [WritableFeedItem] {
+    static func buildForWriting(_ items: consuming [PendingFeedItem]) -> [WritableFeedItem] {
         var items = items
         return items.withUnsafeMutableBufferPointer { pending in
             let pending = pending
@@ -76,20 +76,20 @@ public struct PendingFeedItem: Sendable {
 /// The HTML then goes from libxml2's bytes through the sanitizer to the output without being made into a `String`
 /// twice, each time checking its UTF-8 and copying it (on the Atom benchmark feed, the `String`s made on the parsing
 /// thread, mostly of content, were a tenth of its time).
-public struct WritableFeedItem: Sendable {
+struct WritableFeedItem: Sendable {
     /// The item; its `contentHTML` is `nil` when ``safeContentHTML`` holds it.
-    public var item: FeedItem
+    var item: FeedItem
     /// The item's `content_html`, made safe, as valid UTF-8; `nil` when it is in ``item`` or there is none.
-    public var safeContentHTML: [UInt8]?
+    var safeContentHTML: [UInt8]?
 
     /// An item whose `content_html`, if any, is in it.
-    public init(item: FeedItem, safeContentHTML: [UInt8]? = nil) {
+    init(item: FeedItem, safeContentHTML: [UInt8]? = nil) {
         self.item = item
         self.safeContentHTML = safeContentHTML
     }
 
     /// The item with its `content_html` in it, as ``PendingFeedItem/build()`` gives it.
-    public consuming func feedItem() -> FeedItem {
+    consuming func feedItem() -> FeedItem {
         var item = item
         if let safe = safeContentHTML { item.contentHTML = String(decoding: safe, as: UTF8.self) }
         return item

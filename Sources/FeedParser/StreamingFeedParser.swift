@@ -80,7 +80,7 @@ public final class StreamingFeedParser {
 
     /// ``parse(_:)-(UnsafeRawBufferPointer)``, returning the items before they are built: the caller builds each
     /// (``PendingFeedItem/build()``), on any thread.
-    public func parsePending(_ bytes: UnsafeRawBufferPointer) throws -> [PendingFeedItem] {
+    func parsePending(_ bytes: UnsafeRawBufferPointer) throws -> [PendingFeedItem] {
         guard !finished, !halted else { return [] }
         if context == nil {
             prefix.append(contentsOf: bytes)
@@ -95,7 +95,7 @@ public final class StreamingFeedParser {
     }
 
     /// ``finish()``, returning the last items before they are built, as ``parsePending(_:)`` does.
-    public func finishPending() throws -> [PendingFeedItem] {
+    func finishPending() throws -> [PendingFeedItem] {
         guard !finished else { return [] }
         finished = true
         if context == nil {

@@ -20,9 +20,6 @@ final class ChunkReader {
         var description: String
     }
 
-    /// The size of each chunk read.
-    static let chunkSize = 1 << 16
-
     private let handle: FileHandle
     private let ownsHandle: Bool
     private let name: String
@@ -62,13 +59,6 @@ final class ChunkReader {
         }
         self.handle = handle
         ownsHandle = true
-    }
-
-    /// The next chunk, full-sized unless the input ends; empty at the end of the input.
-    func next() throws -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { buffer, initialized in
-            initialized = try next(into: UnsafeMutableRawBufferPointer(buffer))
-        }
     }
 
     /// Reads the next chunk into `buffer`, filling it unless the input ends, and returns the number of bytes read:

@@ -1,7 +1,8 @@
-import FeedParser
 import Foundation
 import Testing
 import TributaryCore
+
+@testable import FeedParser
 
 /// `parsePending` hands items over unbuilt so that another thread can build them (`tributary parse` does): built
 /// anywhere, they must be exactly the items `parse` returns, sanitized or not.
