@@ -41,21 +41,17 @@ struct Attributes {
     }
 
     /// The value of `xml:base`, or `nil`.
-    func xmlBase() -> String? {
-        guard let pointer else { return nil }
-        for index in 0..<count {
-            guard let prefix = pointer[index * 5 + 1], let local = pointer[index * 5] else { continue }
-            if Self.equals(prefix, "xml"), Self.equals(local, "base") { return value(at: index) }
-        }
-        return nil
-    }
+    func xmlBase() -> String? { xmlAttribute("base") }
 
     /// The value of `xml:lang`, or `nil`.
-    func xmlLang() -> String? {
+    func xmlLang() -> String? { xmlAttribute("lang") }
+
+    /// The value of the attribute `xml:name`, or `nil`.
+    private func xmlAttribute(_ name: StaticString) -> String? {
         guard let pointer else { return nil }
         for index in 0..<count {
             guard let prefix = pointer[index * 5 + 1], let local = pointer[index * 5] else { continue }
-            if Self.equals(prefix, "xml"), Self.equals(local, "lang") { return value(at: index) }
+            if Self.equals(prefix, "xml"), Self.equals(local, name) { return value(at: index) }
         }
         return nil
     }

@@ -178,15 +178,7 @@ extension FeedSAXHandler {
     }
 
     static func hasScheme(_ string: String) -> Bool {
-        var sawLetter = false
-        for byte in string.utf8 {
-            switch byte {
-            case 0x3A: return sawLetter
-            case 0x41...0x5A, 0x61...0x7A: sawLetter = true
-            case 0x30...0x39, 0x2B, 0x2D, 0x2E: if !sawLetter { return false }
-            default: return false
-            }
-        }
-        return false
+        var string = string
+        return string.withUTF8 { FeedText.hasScheme($0) }
     }
 }
