@@ -22,23 +22,32 @@ enum ElementKind: UInt8 {
     // Modules.
     case contentEncoded, dcCreator, dcDate, dcSubject, dcLanguage, dcTitle, dcDescription
     case mediaContent, mediaThumbnail, mediaGroup, mediaTitle, mediaDescription
-    case itunesDuration, itunesImage, itunesAuthor, itunesSummary
+    case itunesDuration, itunesImage, itunesAuthor, itunesSummary, itunesSubtitle, itunesCategory, itunesKeywords
+    case mediaCategory
 
     /// Classifies an element from its namespace URI and local name.
+    ///
+    /// Both are compared without regard to case, as feedparser does: feeds write `<pubdate>`, `<TiTlE>` and the
+    /// iTunes namespace as `http://www.itunes.com/DTDs/PodCast-1.0.dtd`. The handler caches the result per interned
+    /// name, so the lowercasing is paid once per distinct name, not per element.
     static func classify(namespace: String, localName: String, atomWithoutNamespace: Bool) -> ElementKind {
-        switch namespace {
+        let localName = localName.lowercased()
+        switch namespace.lowercased() {
         case "":
             if atomWithoutNamespace { return atom(localName) ?? .other }
             return rss(localName) ?? .other
         case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2",
-            "http://backend.userland.com/rss":
+            "http://backend.userland.com/rss", "http://blogs.law.harvard.edu/tech/rss",
+            "http://purl.org/rss/1.0/modules/rss091#":
             return rss(localName) ?? .other
-        case "http://www.w3.org/2005/Atom", "http://purl.org/atom/ns#":
+        case "http://www.w3.org/2005/atom", "http://purl.org/atom/ns#":
+            return atom(localName) ?? .other
+        case _ where preAtom03Namespaces.contains(namespace.lowercased()):
             return atom(localName) ?? .other
         case "http://www.w3.org/1999/xhtml":
             return localName == "body" ? .xhtmlBody : .other
         case "http://www.w3.org/1999/02/22-rdf-syntax-ns#":
-            return localName == "RDF" ? .rdf : .other
+            return localName == "rdf" ? .rdf : .other
         case "http://purl.org/rss/1.0/modules/content/":
             return localName == "encoded" ? .contentEncoded : .other
         case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/":
@@ -59,20 +68,30 @@ enum ElementKind: UInt8 {
             case "group": return .mediaGroup
             case "title": return .mediaTitle
             case "description": return .mediaDescription
+            case "category": return .mediaCategory
             default: return .other
             }
-        case "http://www.itunes.com/dtds/podcast-1.0.dtd":
+        case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":
             switch localName {
             case "duration": return .itunesDuration
             case "image": return .itunesImage
             case "author": return .itunesAuthor
             case "summary": return .itunesSummary
+            case "subtitle": return .itunesSubtitle
+            case "category": return .itunesCategory
+            case "keywords": return .itunesKeywords
             default: return .other
             }
         default:
             return .other
         }
     }
+
+    /// The namespaces of Atom's drafts before 0.3 (Echo, Pie, Necho), read as Atom 0.3 as feedparser does.
+    static let preAtom03Namespaces: Set<String> = [
+        "http://example.com/newformat#", "http://example.com/necho", "http://purl.org/echo/", "uri/of/echo/namespace#",
+        "http://purl.org/pie/",
+    ]
 
     private static func rss(_ name: String) -> ElementKind? {
         switch name {
@@ -83,18 +102,18 @@ enum ElementKind: UInt8 {
         case "link": .link
         case "description": .description
         case "guid": .guid
-        case "pubDate": .pubDate
+        case "pubdate": .pubDate
         case "author": .author
         case "category": .category
         case "enclosure": .enclosure
         case "source": .source
         case "language": .language
         case "generator": .generator
-        case "lastBuildDate": .lastBuildDate
+        case "lastbuilddate": .lastBuildDate
         case "image": .image
         case "url": .url
-        case "managingEditor": .managingEditor
-        case "textInput", "textinput": .textInput
+        case "managingeditor": .managingEditor
+        case "textinput": .textInput
         case "comments": .comments
         case "fullitem": .fullitem
         case "copyright": .rights

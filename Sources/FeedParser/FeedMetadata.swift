@@ -43,6 +43,16 @@ public struct FeedMetadata: Sendable, Equatable {
     public var updated: Date?
     /// RSS `copyright`, `dc:rights` or Atom `rights`/`copyright`, plain text.
     public var rights: String?
+    /// The Atom feed's `id`, as written.
+    public var id: String?
+    /// The feed's categories: RSS `category`, `dc:subject`, Atom `category`, iTunes `category` (nested ones too)
+    /// and `keywords`, each once, in document order.
+    public var tags: [String]
+    /// The Atom feed's `contributor`s.
+    public var contributors: [FeedItem.Author]
+    /// The version and URL of the generator (Atom `generator`'s `version` and `uri`, 0.3's `url`).
+    public var generatorVersion: String?
+    public var generatorURL: String?
 
     /// Creates metadata for a feed of a format.
     public init(
@@ -56,9 +66,19 @@ public struct FeedMetadata: Sendable, Equatable {
         generator: String? = nil,
         image: String? = nil,
         updated: Date? = nil,
-        rights: String? = nil
+        rights: String? = nil,
+        id: String? = nil,
+        tags: [String] = [],
+        contributors: [FeedItem.Author] = [],
+        generatorVersion: String? = nil,
+        generatorURL: String? = nil
     ) {
         self.rights = rights
+        self.id = id
+        self.tags = tags
+        self.contributors = contributors
+        self.generatorVersion = generatorVersion
+        self.generatorURL = generatorURL
         self.format = format
         self.title = title
         self.link = link
@@ -74,12 +94,28 @@ public struct FeedMetadata: Sendable, Equatable {
     /// A JSON Feed 1.1 document header for this feed (no items), as `tributary parse` prints it.
     ///
     /// What JSON Feed has no member for goes in the feed's `_tributary` extension object: `format` (such as
-    /// `rss-2.0`), `updated` (RFC 3339, UTC), `generator` and `rights`.
+    /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
+    /// `generator_url`, `rights`, `tags` and `contributors` (shaped as `authors`).
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
         var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
+        if let id { tributary["id"] = .string(id) }
         if let updated { tributary["updated"] = .string(RFC3339.format(updated)) }
         if let generator { tributary["generator"] = .string(generator) }
+        if let generatorVersion { tributary["generator_version"] = .string(generatorVersion) }
+        if let generatorURL { tributary["generator_url"] = .string(generatorURL) }
         if let rights { tributary["rights"] = .string(rights) }
+        if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
+        if !contributors.isEmpty {
+            tributary["contributors"] = .array(
+                contributors.map { author in
+                    var object: [String: JSONValue] = [:]
+                    if let name = author.name { object["name"] = .string(name) }
+                    if let url = author.url { object["url"] = .string(url) }
+                    if let email = author.email { object["_email"] = .string(email) }
+                    return .object(object)
+                }
+            )
+        }
         return JSONFeed(
             title: title ?? "",
             homePageURL: link,

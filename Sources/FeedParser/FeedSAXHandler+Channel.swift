@@ -26,14 +26,29 @@ extension FeedSAXHandler {
             if kind == .item { readRDFAbout(attributes) }
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .atomSubtitle, .language, .dcLanguage,
             .generator, .atomGenerator, .lastBuildDate, .pubDate, .dcDate, .atomUpdated, .managingEditor, .dcCreator,
-            .atomLogo, .atomIcon, .author, .itunesAuthor, .rights, .itunesSummary:
+            .atomLogo, .atomIcon, .author, .itunesAuthor, .rights, .itunesSummary, .itunesSubtitle, .atomID, .category,
+            .dcSubject, .itunesKeywords:
             guard inChannel else { return }
-            if kind == .atomGenerator, channelGenerator == nil, let version = attributes.value("version") {
-                captureAttribute = version
-            } else {
-                captureAttribute = nil
+            if kind == .atomGenerator || kind == .generator, channelGenerator == nil {
+                channelGeneratorVersion = attributes.value("version").map(Self.trimmed).flatMap {
+                    $0.isEmpty ? nil : $0
+                }
+                channelGeneratorURL = (attributes.value("uri") ?? attributes.value("url")).map {
+                    resolve(Self.trimmed($0), baseCount: stack[depth].baseCount)
+                }
             }
             beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
+        case .atomCategory where inChannel:
+            if let term = attributes.value("term") ?? attributes.value("label") {
+                addChannelTag(FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false))
+            } else {
+                beginCapture(.category, scope: .channel, depth: depth, type: .text)
+            }
+        case .itunesCategory where inChannel || parent == .itunesCategory:
+            // Nested categories (`Technology` > `Gadgets`) are each a tag, as feedparser reads them.
+            if let name = attributes.value("text") {
+                addChannelTag(FeedText.plainText(Array(name.utf8), stripTags: false, decodeEntities: false))
+            }
         case .url where parent == .image:
             beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
         case .atomLink where inChannel:
@@ -47,7 +62,7 @@ extension FeedSAXHandler {
                     channelLink = channelLink ?? resolved
                 }
             }
-        case .atomAuthor where inChannel:
+        case .atomAuthor where inChannel, .atomContributor where inChannel:
             author = FeedItem.Author()
             authorScope = .channel
         case .atomName, .atomEmail, .atomURI:
@@ -73,6 +88,15 @@ extension FeedSAXHandler {
             if !value.isEmpty, channelLink == nil { channelLink = resolve(value, baseCount: captureBaseCount) }
         case .rights:
             if channelRights == nil { channelRights = plainTitle() }
+        case .itunesSubtitle:
+            if channelITunesSubtitle == nil { channelITunesSubtitle = FeedText.plainText(text.bytes) }
+        case .atomID:
+            let value = trimmedText()
+            if !value.isEmpty, channelID == nil { channelID = value }
+        case .category, .dcSubject:
+            addChannelTag(FeedText.plainText(text.bytes))
+        case .itunesKeywords:
+            for keyword in FeedText.plainText(text.bytes).split(separator: ",") { addChannelTag(String(keyword)) }
         case .description, .dcDescription, .atomSubtitle, .itunesSummary:
             if channelDescription == nil {
                 channelDescription =
@@ -86,7 +110,7 @@ extension FeedSAXHandler {
         case .generator, .atomGenerator:
             let value = FeedText.plainText(text.bytes)
             if !value.isEmpty, channelGenerator == nil {
-                channelGenerator = captureAttribute.map { "\(value) \($0)" } ?? value
+                channelGenerator = value
             }
         case .lastBuildDate, .atomUpdated:
             channelUpdated = parseDate() ?? channelUpdated
@@ -105,5 +129,11 @@ extension FeedSAXHandler {
         default:
             break
         }
+    }
+
+    /// Adds a feed-level tag once, trimmed; empty ones are dropped.
+    func addChannelTag(_ tag: String) {
+        let tag = Self.trimmed(tag)
+        if !tag.isEmpty, !channelTags.contains(tag) { channelTags.append(tag) }
     }
 }

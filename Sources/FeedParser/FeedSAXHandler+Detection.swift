@@ -27,6 +27,12 @@ extension FeedSAXHandler {
         return kind
     }
 
+    /// Atom 1.0 for its namespace, Atom 0.3 for 0.3's and the drafts' before it.
+    static func atomFormat(_ namespace: UnsafePointer<xmlChar>?) -> FeedFormat {
+        let uri = namespace.map { String(cString: $0).lowercased() } ?? ""
+        return uri == "http://www.w3.org/2005/atom" ? .atom10 : .atom03
+    }
+
     func detectRoot(
         _ kind: ElementKind,
         _ localName: UnsafePointer<xmlChar>,
@@ -45,12 +51,10 @@ extension FeedSAXHandler {
         case .rdf:
             format = .rss10
         case .atomFeed:
-            let uri = namespace.map { String(cString: $0) }
-            format = uri == "http://purl.org/atom/ns#" ? .atom03 : .atom10
+            format = Self.atomFormat(namespace)
         case .atomEntry:
             // An Atom entry document (RFC 4287 section 4.1.2): one entry, read as a feed of one item.
-            let uri = namespace.map { String(cString: $0) }
-            format = uri == "http://purl.org/atom/ns#" ? .atom03 : .atom10
+            format = Self.atomFormat(namespace)
             if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
             itemIsNew = false
             inItem = true

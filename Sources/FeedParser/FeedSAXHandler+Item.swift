@@ -24,7 +24,7 @@ extension FeedSAXHandler {
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
-            .fullitem, .xhtmlBody, .rights:
+            .fullitem, .xhtmlBody, .rights, .itunesKeywords:
             guard direct else { return }
             if kind == .guid {
                 item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
@@ -92,6 +92,13 @@ extension FeedSAXHandler {
                     durationInSeconds: attributes.value("duration").flatMap { Double($0) }
                 )
             )
+        case .mediaCategory where inMedia:
+            beginCapture(.category, scope: .item, depth: depth, type: .text)
+        case .itunesCategory where direct || parent == .itunesCategory:
+            if let name = attributes.value("text") {
+                let tag = Self.trimmed(FeedText.plainText(Array(name.utf8), stripTags: false, decodeEntities: false))
+                if !tag.isEmpty, !item.tags.contains(tag) { item.tags.append(tag) }
+            }
         case .mediaTitle where inMedia:
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .mediaThumbnail where inMedia:
@@ -184,6 +191,11 @@ extension FeedSAXHandler {
         case .category, .dcSubject:
             let tag = FeedText.plainText(text.bytes)
             if !tag.isEmpty, item.tags.contains(tag) == false { item.tags.append(tag) }
+        case .itunesKeywords:
+            for keyword in FeedText.plainText(text.bytes).split(separator: ",") {
+                let tag = Self.trimmed(String(keyword))
+                if !tag.isEmpty, !item.tags.contains(tag) { item.tags.append(tag) }
+            }
         case .itunesDuration:
             item.itunesDuration = Self.duration(trimmedText())
         case .language, .dcLanguage:
@@ -202,24 +214,36 @@ extension FeedSAXHandler {
         }
     }
 
-    /// Reads RSS's `jane@example.com (Jane Doe)`, `Jane Doe <jane@example.com>`, a bare name or a bare address.
+    /// Reads RSS's `jane@example.com (Jane Doe)`, `Jane Doe (jane@example.com)`, `Jane Doe <jane@example.com>`, a
+    /// bare name or a bare address, as feedparser does: the first word that is an address (`mailto:` dropped) is
+    /// the email, and what is left, without its brackets, is the name.
     static func rssAuthor(_ value: String) -> FeedItem.Author? {
         guard !value.isEmpty else { return nil }
-        if let open = value.firstIndex(of: "("), let close = value.lastIndex(of: ")"), open < close {
-            let email = value[..<open].trimmingCharacters(in: .whitespaces)
-            let name = value[value.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-            return FeedItem.Author(
-                name: name.isEmpty ? nil : name,
-                email: email.contains("@") ? email : nil
-            )
+        let separators: Set<Character> = [" ", "\t", "\n", "\r", "(", ")", "<", ">", ",", ";", "[", "]", "\""]
+        var email: Substring?
+        var index = value.startIndex
+        while index < value.endIndex, email == nil {
+            guard !separators.contains(value[index]) else {
+                index = value.index(after: index)
+                continue
+            }
+            let end = value[index...].firstIndex(where: { separators.contains($0) }) ?? value.endIndex
+            let word = value[index..<end]
+            if let at = word.firstIndex(of: "@"), at > word.startIndex, word[word.index(after: at)...].contains(".") {
+                email = word
+            }
+            index = end
         }
-        if let open = value.firstIndex(of: "<"), let close = value.lastIndex(of: ">"), open < close {
-            let name = value[..<open].trimmingCharacters(in: .whitespaces)
-            let email = value[value.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-            return FeedItem.Author(name: name.isEmpty ? nil : name, email: email.isEmpty ? nil : email)
-        }
-        if value.contains("@"), !value.contains(" ") { return FeedItem.Author(email: value) }
-        return FeedItem.Author(name: value)
+        guard let email else { return FeedItem.Author(name: value) }
+        var name = String(value[..<email.startIndex]) + String(value[email.endIndex...])
+        name = name.replacingOccurrences(of: "()", with: "").replacingOccurrences(of: "<>", with: "")
+        name = name.trimmingCharacters(in: .whitespaces)
+        if name.hasPrefix("(") { name.removeFirst() }
+        if name.hasSuffix(")") { name.removeLast() }
+        name = name.trimmingCharacters(in: .whitespaces)
+        var address = String(email)
+        if address.lowercased().hasPrefix("mailto:") { address.removeFirst(7) }
+        return FeedItem.Author(name: name.isEmpty ? nil : name, email: address)
     }
 
     /// Reads `itunes:duration`: seconds (`3723`, `3723.5`), `mm:ss` or `hh:mm:ss`.

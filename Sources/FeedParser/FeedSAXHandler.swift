@@ -89,6 +89,12 @@ final class FeedSAXHandler {
     var channelImage: String?
     var channelUpdated: Date?
     var channelAuthors: [FeedItem.Author] = []
+    var channelContributors: [FeedItem.Author] = []
+    var channelGeneratorVersion: String?
+    var channelGeneratorURL: String?
+    var channelITunesSubtitle: String?
+    var channelID: String?
+    var channelTags: [String] = []
 
     // Element state.
     @exclusivity(unchecked) var stack: [Frame] = []
@@ -164,13 +170,18 @@ final class FeedSAXHandler {
             title: channelTitle,
             link: channelLink,
             feedURL: channelFeedURL,
-            description: channelDescription,
+            description: channelDescription ?? channelITunesSubtitle.flatMap { $0.isEmpty ? nil : $0 },
             language: channelLanguage ?? channelXMLLang,
             authors: channelAuthors,
             generator: channelGenerator,
             image: channelImage,
             updated: channelUpdated,
-            rights: channelRights.flatMap { $0.isEmpty ? nil : $0 }
+            rights: channelRights.flatMap { $0.isEmpty ? nil : $0 },
+            id: channelID,
+            tags: channelTags,
+            contributors: channelContributors,
+            generatorVersion: channelGenerator == nil ? nil : channelGeneratorVersion,
+            generatorURL: channelGenerator == nil ? nil : channelGeneratorURL
         )
     }
 
@@ -307,8 +318,13 @@ final class FeedSAXHandler {
             }
         case .atomAuthor, .atomContributor:
             if let author {
-                if author.name != nil || author.email != nil || author.url != nil, frame.kind == .atomAuthor {
-                    if authorScope == .item { item.authors.append(author) } else { channelAuthors.append(author) }
+                if author.name != nil || author.email != nil || author.url != nil {
+                    switch (authorScope == .item, frame.kind == .atomAuthor) {
+                    case (true, true): item.authors.append(author)
+                    case (true, false): item.contributors.append(author)
+                    case (false, true): channelAuthors.append(author)
+                    case (false, false): channelContributors.append(author)
+                    }
                 }
                 self.author = nil
             }

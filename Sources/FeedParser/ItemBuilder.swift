@@ -33,6 +33,7 @@ struct ItemBuilder {
     var dcDate: Date?
     var updated: Date?
     var authors: [FeedItem.Author] = []
+    var contributors: [FeedItem.Author] = []
     var tags: [String] = []
     var thumbnail: String?
     var itunesImage: String?
@@ -139,8 +140,10 @@ struct ItemBuilder {
             source: sourceID,
             origin: origin.take(),
             guid: originalID,
-            rights: read(rights.take()).flatMap { $0.isEmpty ? nil : $0 }
+            rights: read(rights.take()).flatMap { $0.isEmpty ? nil : $0 },
+            contributors: contributors
         )
+        contributors.removeAll()
         if let originalID, !originalID.isEmpty {
             item.id = originalID
         } else {

@@ -16,6 +16,9 @@ struct HTMLWriter: TreeEmitter {
             Self.escape(attribute.value, quotes: true, into: &bytes)
             bytes.append(0x22)
         }
+        // Void elements are written `<br />`, as feedparser and XHTML-minded readers write them; HTML5 reads the
+        // slash as nothing.
+        if isVoid { bytes.append(contentsOf: " /".utf8) }
         bytes.append(0x3E)
         afterPreStart = element == "pre"
     }
@@ -44,6 +47,7 @@ struct HTMLWriter: TreeEmitter {
                 bytes.append(0x22)
             }
         }
+        if element.isVoid { bytes.append(contentsOf: " /".utf8) }
         bytes.append(0x3E)
         afterPreStart = element.name == "pre"
     }

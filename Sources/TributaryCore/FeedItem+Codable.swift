@@ -102,7 +102,7 @@ extension FeedItem: Codable {
 
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
-        case source, origin, related, guid, rights
+        case source, origin, related, guid, rights, contributors
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
     }
@@ -116,6 +116,7 @@ extension TributaryExtension: Codable {
         firstSeen = try container.decodeIfPresent(String.self, forKey: .firstSeen).flatMap { RFC3339.parse($0) }
         alsoIn = try container.decodeIfPresent([ItemReference].self, forKey: .alsoIn) ?? []
         rights = try container.decodeIfPresent(String.self, forKey: .rights)
+        contributors = try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -127,6 +128,7 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(firstSeen.map(RFC3339.format), forKey: .firstSeen)
         if !alsoIn.isEmpty { try container.encode(alsoIn, forKey: .alsoIn) }
         try container.encodeIfPresent(rights, forKey: .rights)
+        if !contributors.isEmpty { try container.encode(contributors, forKey: .contributors) }
     }
 }
 

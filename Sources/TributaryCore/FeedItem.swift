@@ -149,6 +149,8 @@ public struct TributaryExtension: Hashable, Sendable {
     public var alsoIn: [ItemReference]
     /// The item's copyright or licence statement as the feed gives it (Atom `rights`, `dc:rights`), plain text.
     public var rights: String?
+    /// The entry's Atom `contributor`s (its `author`s are the item's `authors`).
+    public var contributors: [FeedItem.Author]
 
     public init(
         source: SourceID? = nil,
@@ -157,9 +159,11 @@ public struct TributaryExtension: Hashable, Sendable {
         guid: String? = nil,
         firstSeen: Date? = nil,
         alsoIn: [ItemReference] = [],
-        rights: String? = nil
+        rights: String? = nil,
+        contributors: [FeedItem.Author] = []
     ) {
         self.rights = rights
+        self.contributors = contributors
         self.source = source
         self.origin = origin
         self.related = related

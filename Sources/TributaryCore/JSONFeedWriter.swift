@@ -216,6 +216,10 @@ public struct JSONFeedWriter: Sendable {
         }
         optional("guid", value.guid, into: &buffer, first: &first)
         optional("rights", value.rights, into: &buffer, first: &first)
+        if !value.contributors.isEmpty {
+            member("contributors", into: &buffer, first: &first)
+            authors(value.contributors, into: &buffer)
+        }
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)
             date(firstSeen, into: &buffer)

@@ -101,7 +101,8 @@ import TributaryCore
         #expect(metadata.description == "Notes on Swift & servers")
         #expect(metadata.link == "https://blog.example.org/")
         #expect(metadata.feedURL == "https://blog.example.org/feed.atom")
-        #expect(metadata.generator == "Hugo 0.139")
+        #expect(metadata.generator == "Hugo")
+        #expect(metadata.generatorVersion == "0.139")
         #expect(metadata.image == "https://blog.example.org/favicon.ico")
         #expect(
             metadata.authors == [

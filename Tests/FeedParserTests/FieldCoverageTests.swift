@@ -176,4 +176,108 @@ import TributaryCore
         )
         #expect(result.metadata?.description == "Example summary")
     }
+
+    @Test(arguments: [
+        ("Example editor (me@example.com)", FeedItem.Author(name: "Example editor", email: "me@example.com")),
+        ("me@example.com (Example editor)", FeedItem.Author(name: "Example editor", email: "me@example.com")),
+        ("Example editor <me@example.com>", FeedItem.Author(name: "Example editor", email: "me@example.com")),
+        (
+            "Example editor (mailto:me+spam@example.com)",
+            FeedItem.Author(name: "Example editor", email: "me+spam@example.com")
+        ),
+        ("me@example.com", FeedItem.Author(email: "me@example.com")),
+        ("Example editor", FeedItem.Author(name: "Example editor")),
+        ("@handle on Mastodon", FeedItem.Author(name: "@handle on Mastodon")),
+    ])
+    func authorsWithAnAddressAreSplitInEitherOrder(_ written: String, _ expected: FeedItem.Author) throws {
+        let escaped = written.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let result = try parse(
+            "<rss version=\"2.0\"><channel><title>T</title><managingEditor>\(escaped)</managingEditor>"
+                + "<item><title>i</title><author>\(escaped)</author></item></channel></rss>"
+        )
+        #expect(result.metadata?.authors == [expected])
+        #expect(result.items.first?.authors == [expected])
+    }
+
+    @Test func namespacesAndRSSElementNamesAreMatchedWithoutRegardToCase() throws {
+        let result = try parse(
+            """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/DTDs/PodCast-1.0.dtd"><channel>
+            <TiTlE>Example title</TiTlE><itunes:subtitle>Example subtitle</itunes:subtitle>
+            <itunes:image href="http://example.com/logo.jpg"/>
+            <item><title>E</title><PUBDATE>Thu, 01 Jan 2004 19:48:21 GMT</PUBDATE>
+            <itunes:author>Mark Pilgrim</itunes:author></item></channel></rss>
+            """
+        )
+        #expect(result.metadata?.title == "Example title")
+        #expect(result.metadata?.description == "Example subtitle")
+        #expect(result.metadata?.image == "http://example.com/logo.jpg")
+        #expect(result.items.first?.authors == [FeedItem.Author(name: "Mark Pilgrim")])
+        #expect(result.items.first?.datePublished == Date(timeIntervalSince1970: 1_072_986_501))
+    }
+
+    @Test(arguments: [
+        "http://purl.org/echo/", "http://purl.org/pie/", "http://example.com/necho", "http://example.com/newformat#",
+    ])
+    func atomDraftNamespacesAreReadAsAtom03(_ namespace: String) throws {
+        let result = try parse(
+            "<feed xmlns=\"\(namespace)\"><title>Example Atom</title><entry><title>E</title><id>1</id></entry></feed>"
+        )
+        #expect(result.metadata?.format == .atom03)
+        #expect(result.metadata?.title == "Example Atom")
+        #expect(result.items.map(\.title) == ["E"])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func feedIDTagsContributorsAndGeneratorDetailsAreRead() throws {
+        let result = try parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><id>tag:example.com,2026:feed</id>
+            <generator uri="https://gohugo.io/" version="0.139">Hugo</generator>
+            <category term="swift"/><category term="linux" label="Linux"/>
+            <contributor><name>Con Tributor</name><email>con@example.com</email></contributor>
+            <entry><id>1</id><title>E</title><author><name>Au Thor</name></author>
+            <contributor><name>Helper</name></contributor></entry></feed>
+            """
+        )
+        let metadata = try #require(result.metadata)
+        #expect(metadata.id == "tag:example.com,2026:feed")
+        #expect(metadata.generator == "Hugo")
+        #expect(metadata.generatorVersion == "0.139")
+        #expect(metadata.generatorURL == "https://gohugo.io/")
+        #expect(metadata.tags == ["swift", "linux"])
+        #expect(metadata.contributors == [FeedItem.Author(name: "Con Tributor", email: "con@example.com")])
+        let item = try #require(result.items.first)
+        #expect(item.authors == [FeedItem.Author(name: "Au Thor")])
+        #expect(item.tributary?.contributors == [FeedItem.Author(name: "Helper")])
+        let header = metadata.makeJSONFeed()
+        guard case .object(let tributary)? = header.extensions["_tributary"] else {
+            Issue.record("no _tributary object")
+            return
+        }
+        #expect(tributary["id"] == .string("tag:example.com,2026:feed"))
+        #expect(tributary["generator_version"] == .string("0.139"))
+        #expect(tributary["tags"] == .array([.string("swift"), .string("linux")]))
+        #expect(
+            tributary["contributors"]
+                == .array([.object(["name": .string("Con Tributor"), "_email": .string("con@example.com")])])
+        )
+    }
+
+    @Test func iTunesCategoriesKeywordsAndMediaCategoriesAreTags() throws {
+        let result = try parse(
+            """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+                 xmlns:media="http://search.yahoo.com/mrss/"><channel><title>P</title>
+            <category domain="http://www.example.com/">Example category</category>
+            <itunes:category text="Technology"><itunes:category text="Gadgets"/></itunes:category>
+            <itunes:keywords>swift, linux,,swift</itunes:keywords>
+            <item><title>E</title><category>news</category><itunes:keywords>one,two</itunes:keywords>
+            <itunes:category text="Technology"/><media:category scheme="urn:x">cat1</media:category></item>
+            </channel></rss>
+            """
+        )
+        #expect(result.metadata?.tags == ["Example category", "Technology", "Gadgets", "swift", "linux"])
+        #expect(result.items.first?.tags == ["news", "one", "two", "Technology", "cat1"])
+    }
 }

@@ -75,7 +75,7 @@ import Testing
             ("<svg/onload=alert('XSS')></svg>after", "after"),
             ("<svg/onload=alert('XSS')>unclosed foreign content", ""),
             ("safe<script>alert(1)</script> text", "safe text"),
-            ("<IMG SRC=/ onerror=\"alert(1)\"></img>", "<img src=\"https://example.org/\">"),
+            ("<IMG SRC=/ onerror=\"alert(1)\"></img>", "<img src=\"https://example.org/\" />"),
             (
                 "<STYLE>li {list-style-image: url(\"javascript:alert('XSS')\");}</STYLE><UL><LI>XSS</br>",
                 "<ul><li>XSS</li></ul>"

@@ -202,8 +202,8 @@ def _link(rel: str, href: str, content_type: str | None = None, **extra: Any) ->
     return link
 
 
-def _authors(people: list[dict[str, Any]] | None, target: FeedParserDict) -> None:
-    """`authors`, `author_detail` ({name, email, href}) and `author` ("name (email)", as feedparser builds it)."""
+def _people(people: list[dict[str, Any]] | None) -> list[FeedParserDict]:
+    """JSON Feed authors ({name, url, _email}) as feedparser's people ({name, email, href})."""
     details = []
     for person in people or []:
         detail = FeedParserDict()
@@ -215,6 +215,12 @@ def _authors(people: list[dict[str, Any]] | None, target: FeedParserDict) -> Non
             detail["href"] = person["url"]
         if detail:
             details.append(detail)
+    return details
+
+
+def _authors(people: list[dict[str, Any]] | None, target: FeedParserDict) -> None:
+    """`authors`, `author_detail` ({name, email, href}) and `author` ("name (email)", as feedparser builds it)."""
+    details = _people(people)
     if not details:
         return
     target["authors"] = details
@@ -263,8 +269,20 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
     if extension.get("updated"):
         feed["updated"] = extension["updated"]
         feed["updated_parsed"] = _parsed_date(extension["updated"])
+    if extension.get("id"):
+        feed["id"] = extension["id"]
     if extension.get("generator"):
         feed["generator"] = extension["generator"]
+        detail = FeedParserDict(name=extension["generator"])
+        if extension.get("generator_version"):
+            detail["version"] = extension["generator_version"]
+        if extension.get("generator_url"):
+            detail["href"] = detail["url"] = extension["generator_url"]
+        feed["generator_detail"] = detail
+    if extension.get("tags"):
+        feed["tags"] = [FeedParserDict(term=tag, scheme=None, label=None) for tag in extension["tags"]]
+    if extension.get("contributors"):
+        feed["contributors"] = _people(extension["contributors"])
     if extension.get("rights"):
         feed["rights"] = extension["rights"]
         feed["rights_detail"] = _detail(extension["rights"], "text/plain", language)
@@ -340,6 +358,8 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
         entry["tags"] = tags
     if item.get("image"):
         entry["image"] = FeedParserDict(href=item["image"])
+    if extension.get("contributors"):
+        entry["contributors"] = _people(extension["contributors"])
     if extension.get("rights"):
         entry["rights"] = extension["rights"]
         entry["rights_detail"] = _detail(extension["rights"], "text/plain", language)
