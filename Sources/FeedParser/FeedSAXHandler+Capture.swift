@@ -81,7 +81,7 @@ extension FeedSAXHandler {
             default: author?.url = resolve(value, baseCount: captureBaseCount)
             }
         case .origin:
-            origin.title = plainTitle()
+            finishOriginField(kind)
         case .channelImage:
             let value = trimmedText()
             if !value.isEmpty, channelImage == nil { channelImage = resolve(value, baseCount: captureBaseCount) }

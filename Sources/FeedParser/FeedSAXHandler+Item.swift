@@ -125,10 +125,24 @@ extension FeedSAXHandler {
     }
 
     func startInAtomSource(_ kind: ElementKind, parent: ElementKind, attributes: Attributes, baseCount: Int) {
+        if kind == .atomName || kind == .atomEmail || kind == .atomURI, author != nil,
+            parent == .atomAuthor || parent == .atomContributor
+        {
+            beginCapture(kind, scope: .author, depth: stack.count - 1, type: .text)
+            return
+        }
         guard parent == .atomSource else { return }
         switch kind {
-        case .atomTitle:
+        case .atomTitle, .atomID, .atomUpdated, .atomSubtitle, .rights, .atomIcon, .atomLogo, .atomGenerator:
             beginCapture(kind, scope: .origin, depth: stack.count - 1, type: textType(kind, attributes))
+        case .atomAuthor, .atomContributor:
+            author = FeedItem.Author()
+            authorScope = .origin
+        case .atomCategory:
+            if let term = attributes.value("term") ?? attributes.value("label") {
+                let tag = Self.trimmed(FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false))
+                if !tag.isEmpty, !origin.tags.contains(tag) { origin.tags.append(tag) }
+            }
         case .atomLink:
             let rel = attributes.value("rel") ?? "alternate"
             if rel == "alternate", origin.url == nil, let href = attributes.value("href") {
@@ -257,4 +271,24 @@ extension FeedSAXHandler {
         }
         return total
     }
+
+    /// A field of an Atom entry's `<source>`: what the feed the entry was copied from says of itself.
+    func finishOriginField(_ kind: ElementKind) {
+        switch kind {
+        case .atomTitle: origin.title = plainTitle()
+        case .atomSubtitle: origin.subtitle = nonEmpty(plainTitle())
+        case .rights: origin.rights = nonEmpty(plainTitle())
+        case .atomID: origin.id = nonEmpty(trimmedText())
+        case .atomUpdated: origin.updated = parseDate()
+        case .atomGenerator: origin.generator = nonEmpty(FeedText.plainText(text.bytes))
+        case .atomIcon, .atomLogo:
+            let value = trimmedText()
+            guard !value.isEmpty else { return }
+            let url = resolve(value, baseCount: captureBaseCount)
+            if kind == .atomIcon { origin.icon = url } else { origin.logo = url }
+        default: break
+        }
+    }
+
+    private func nonEmpty(_ string: String) -> String? { string.isEmpty ? nil : string }
 }

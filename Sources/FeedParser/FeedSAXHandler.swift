@@ -318,7 +318,13 @@ final class FeedSAXHandler {
             }
         case .atomAuthor, .atomContributor:
             if let author {
-                if author.name != nil || author.email != nil || author.url != nil {
+                if author.name != nil || author.email != nil || author.url != nil, authorScope == .origin {
+                    if frame.kind == .atomAuthor {
+                        origin.authors.append(author)
+                    } else {
+                        origin.contributors.append(author)
+                    }
+                } else if author.name != nil || author.email != nil || author.url != nil {
                     switch (authorScope == .item, frame.kind == .atomAuthor) {
                     case (true, true): item.authors.append(author)
                     case (true, false): item.contributors.append(author)
@@ -331,7 +337,7 @@ final class FeedSAXHandler {
         case .atomSource:
             if depth == sourceDepth {
                 sourceDepth = -1
-                if origin.title != nil || origin.url != nil { item.origin = origin }
+                if !origin.isEmpty { item.origin = origin }
             }
         default:
             break

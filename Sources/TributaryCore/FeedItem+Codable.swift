@@ -132,6 +132,46 @@ extension TributaryExtension: Codable {
     }
 }
 
+extension TributaryExtension.Origin: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case title, url, id, updated, subtitle, rights, icon, logo, generator, authors, contributors, tags
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            id: try container.decodeIfPresent(String.self, forKey: .id),
+            updated: try container.decodeIfPresent(String.self, forKey: .updated).flatMap { RFC3339.parse($0) },
+            subtitle: try container.decodeIfPresent(String.self, forKey: .subtitle),
+            rights: try container.decodeIfPresent(String.self, forKey: .rights),
+            icon: try container.decodeIfPresent(String.self, forKey: .icon),
+            logo: try container.decodeIfPresent(String.self, forKey: .logo),
+            generator: try container.decodeIfPresent(String.self, forKey: .generator),
+            authors: try container.decodeIfPresent([FeedItem.Author].self, forKey: .authors) ?? [],
+            contributors: try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? [],
+            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(updated.map(RFC3339.format), forKey: .updated)
+        try container.encodeIfPresent(subtitle, forKey: .subtitle)
+        try container.encodeIfPresent(rights, forKey: .rights)
+        try container.encodeIfPresent(icon, forKey: .icon)
+        try container.encodeIfPresent(logo, forKey: .logo)
+        try container.encodeIfPresent(generator, forKey: .generator)
+        if !authors.isEmpty { try container.encode(authors, forKey: .authors) }
+        if !contributors.isEmpty { try container.encode(contributors, forKey: .contributors) }
+        if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
+    }
+}
+
 /// A coding key for members whose names are only known at run time.
 struct AnyKey: CodingKey {
     var stringValue: String

@@ -172,15 +172,54 @@ public struct TributaryExtension: Hashable, Sendable {
         self.alsoIn = alsoIn
     }
 
-    /// The publisher of an item (`_tributary.origin`).
-    public struct Origin: Hashable, Sendable, Codable {
+    /// The publisher of an item (`_tributary.origin`): RSS `<source>`, or the Atom `<source>` feed an entry was
+    /// copied from, with what that feed says of itself.
+    public struct Origin: Hashable, Sendable {
         public var title: String?
         public var url: String?
+        /// The Atom source's `id`, `updated`, `subtitle` and `rights` (plain text), `icon`, `logo` and `generator`.
+        public var id: String?
+        public var updated: Date?
+        public var subtitle: String?
+        public var rights: String?
+        public var icon: String?
+        public var logo: String?
+        public var generator: String?
+        /// The Atom source's `author`s, `contributor`s and `category` terms.
+        public var authors: [FeedItem.Author]
+        public var contributors: [FeedItem.Author]
+        public var tags: [String]
 
-        public init(title: String? = nil, url: String? = nil) {
+        public init(
+            title: String? = nil,
+            url: String? = nil,
+            id: String? = nil,
+            updated: Date? = nil,
+            subtitle: String? = nil,
+            rights: String? = nil,
+            icon: String? = nil,
+            logo: String? = nil,
+            generator: String? = nil,
+            authors: [FeedItem.Author] = [],
+            contributors: [FeedItem.Author] = [],
+            tags: [String] = []
+        ) {
             self.title = title
             self.url = url
+            self.id = id
+            self.updated = updated
+            self.subtitle = subtitle
+            self.rights = rights
+            self.icon = icon
+            self.logo = logo
+            self.generator = generator
+            self.authors = authors
+            self.contributors = contributors
+            self.tags = tags
         }
+
+        /// Whether the source said anything at all.
+        public var isEmpty: Bool { self == Origin() }
     }
 
     /// One entry of related coverage (`_tributary.related[]`).

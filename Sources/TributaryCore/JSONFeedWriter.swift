@@ -197,6 +197,33 @@ public struct JSONFeedWriter: Sendable {
             var firstInner = true
             optional("title", origin.title, into: &buffer, first: &firstInner)
             optional("url", origin.url, into: &buffer, first: &firstInner)
+            optional("id", origin.id, into: &buffer, first: &firstInner)
+            if let updated = origin.updated {
+                member("updated", into: &buffer, first: &firstInner)
+                date(updated, into: &buffer)
+            }
+            optional("subtitle", origin.subtitle, into: &buffer, first: &firstInner)
+            optional("rights", origin.rights, into: &buffer, first: &firstInner)
+            optional("icon", origin.icon, into: &buffer, first: &firstInner)
+            optional("logo", origin.logo, into: &buffer, first: &firstInner)
+            optional("generator", origin.generator, into: &buffer, first: &firstInner)
+            if !origin.authors.isEmpty {
+                member("authors", into: &buffer, first: &firstInner)
+                authors(origin.authors, into: &buffer)
+            }
+            if !origin.contributors.isEmpty {
+                member("contributors", into: &buffer, first: &firstInner)
+                authors(origin.contributors, into: &buffer)
+            }
+            if !origin.tags.isEmpty {
+                member("tags", into: &buffer, first: &firstInner)
+                buffer.append(0x5B)
+                for (index, tag) in origin.tags.enumerated() {
+                    if index > 0 { buffer.append(0x2C) }
+                    string(tag, into: &buffer)
+                }
+                buffer.append(0x5D)
+            }
             buffer.append(0x7D)
         }
         if !value.related.isEmpty {

@@ -140,7 +140,7 @@ import TributaryCore
         #expect(second.contentHTML == "<p>Hello <a href=\"https://mirror.example.net/x\">world</a></p>")
         #expect(
             second.tributary?.origin
-                == TributaryExtension.Origin(title: "Mirror Blog", url: "https://mirror.example.net/")
+                == TributaryExtension.Origin(title: "Mirror Blog", url: "https://mirror.example.net/", id: "tag:mirror")
         )
         #expect(second.datePublished == (try date("2026-11-20T08:00:00Z")))
 

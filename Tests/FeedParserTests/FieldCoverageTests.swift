@@ -280,4 +280,43 @@ import TributaryCore
         #expect(result.metadata?.tags == ["Example category", "Technology", "Gadgets", "swift", "linux"])
         #expect(result.items.first?.tags == ["news", "one", "two", "Technology", "cat1"])
     }
+
+    @Test func anAtomSourceKeepsWhatItsFeedSaysOfItself() throws {
+        let result = try parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Planet</title>
+            <entry><id>1</id><title>E</title>
+            <source><id>urn:origin</id><title>Origin blog</title><subtitle>Its subtitle</subtitle>
+            <link rel="alternate" href="https://origin.example/"/><updated>2026-11-20T10:00:00Z</updated>
+            <rights>CC BY</rights><icon>/favicon.ico</icon><logo>https://origin.example/logo.png</logo>
+            <generator version="1">Gen</generator><category term="swift"/>
+            <author><name>Origin Author</name><email>oa@example.com</email></author>
+            <contributor><name>Origin Helper</name></contributor></source></entry></feed>
+            """
+        )
+        let origin = try #require(result.items.first?.tributary?.origin)
+        #expect(
+            origin
+                == TributaryExtension.Origin(
+                    title: "Origin blog",
+                    url: "https://origin.example/",
+                    id: "urn:origin",
+                    updated: Date(timeIntervalSince1970: 1_795_168_800),
+                    subtitle: "Its subtitle",
+                    rights: "CC BY",
+                    icon: "https://feeds.example.com/favicon.ico",
+                    logo: "https://origin.example/logo.png",
+                    generator: "Gen",
+                    authors: [FeedItem.Author(name: "Origin Author", email: "oa@example.com")],
+                    contributors: [FeedItem.Author(name: "Origin Helper")],
+                    tags: ["swift"]
+                )
+        )
+        // Written to JSON Feed and read back, nothing is lost.
+        let item = try #require(result.items.first)
+        let data = try JSONEncoder().encode(item)
+        #expect(try JSONDecoder().decode(FeedItem.self, from: data).tributary?.origin == origin)
+        let written = Data(JSONFeedWriter.encode(JSONFeed(title: "T", items: [item])))
+        #expect(try JSONDecoder().decode(JSONFeed.self, from: written).items.first?.tributary?.origin == origin)
+    }
 }

@@ -375,6 +375,25 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
             source["href"] = origin["url"]
             source["link"] = origin["url"]
             source["links"] = [_link("alternate", origin["url"], "text/html")]
+        # An Atom <source>'s own header, as feedparser keeps it.
+        for key in ("id", "icon", "logo"):
+            if origin.get(key):
+                source[key] = origin[key]
+        for key in ("subtitle", "rights"):
+            if origin.get(key) is not None:
+                source[key] = origin[key]
+                source[f"{key}_detail"] = _detail(origin[key], "text/plain", None)
+        if origin.get("updated"):
+            source["updated"] = origin["updated"]
+            source["updated_parsed"] = _parsed_date(origin["updated"])
+        if origin.get("generator"):
+            source["generator"] = origin["generator"]
+            source["generator_detail"] = FeedParserDict(name=origin["generator"])
+        _authors(origin.get("authors"), source)
+        if origin.get("contributors"):
+            source["contributors"] = _people(origin["contributors"])
+        if origin.get("tags"):
+            source["tags"] = [FeedParserDict(term=tag, scheme=None, label=None) for tag in origin["tags"]]
         entry["source"] = source
     return entry
 
