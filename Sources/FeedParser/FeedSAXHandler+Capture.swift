@@ -69,6 +69,11 @@ extension FeedSAXHandler {
         capturing = nil
         if captureType == .base64 { decodeBase64() }
         defer { captureAttribute = nil }
+        // Item fields are repaired when the item is built (``RawText``), off the parsing thread; the few others here.
+        if captureScope != .item, let repaired = FeedText.repairedEncoding(text.bytes) {
+            text.removeAll()
+            text.append(repaired)
+        }
         switch captureScope {
         case .item: finishItemField(kind)
         case .channel: finishChannelField(kind)

@@ -44,6 +44,11 @@ struct RawText: Sendable {
     /// The text, read from `bytes` (the item's text).
     func string(in bytes: UnsafeBufferPointer<UInt8>) -> String {
         let own = UnsafeBufferPointer(rebasing: bytes[range])
+        if case .plainText(let markup) = reading, let repaired = FeedText.repairedEncoding(own) {
+            return repaired.withUnsafeBufferPointer {
+                FeedText.plainText($0, stripTags: markup, decodeEntities: markup)
+            }
+        }
         switch reading {
         case .verbatim:
             return String(decoding: own, as: UTF8.self)
@@ -70,6 +75,24 @@ struct RawText: Sendable {
             return body(own)
         case .trimmed, .plainText, .url:
             return Array(string(in: bytes).utf8).withUnsafeBufferPointer(body)
+        case .html:
+            if let repaired = FeedText.repairedEncoding(own) {
+                let reread = RawText(range: 0..<repaired.count, reading: reading)
+                return repaired.withUnsafeBufferPointer { reread.withUTF8Repaired(in: $0, body) }
+            }
+            return withUTF8Repaired(in: bytes, body)
+        }
+    }
+
+    /// ``withUTF8(in:_:)`` for HTML whose encoding is already repaired.
+    private func withUTF8Repaired<Result>(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let own = UnsafeBufferPointer(rebasing: bytes[range])
+        switch reading {
+        case .verbatim, .trimmed, .plainText, .url:
+            return body(own)
         case .html(let unescapingTwice, let links):
             let unescaped = unescapingTwice && FeedText.isDoubleEscaped(own) ? FeedText.decodeEntities(own) : nil
             guard let links else { return unescaped.map { $0.withUnsafeBufferPointer(body) } ?? body(own) }

@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// Writes the sanitized tree as HTML: only allowed names, every attribute value double-quoted, `&`, `<`, `>` and
 /// `"` escaped, so nothing in the output can be read as markup it was not written as.
 struct HTMLWriter: TreeEmitter {
@@ -91,7 +93,7 @@ struct HTMLWriter: TreeEmitter {
     }
 
     /// Appends `text` escaped, without control characters other than tab and line feed (a carriage return becomes
-    /// a line feed, a form feed a space; C1 controls are dropped).
+    /// a line feed, a form feed a space; C1 controls become windows-1252's characters, or are dropped).
     static func escape(_ text: String, quotes: Bool, into bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { escape(utf8: $0, quotes: quotes, into: &bytes) }
@@ -125,7 +127,12 @@ struct HTMLWriter: TreeEmitter {
             case 0x0C: bytes.append(0x20)
             case ..<0x20, 0x7F: continue
             case 0xC2 where index < utf8.count && utf8[index] < 0xA0:
-                index += 1  // a C1 control (U+0080 to U+009F)
+                // A C1 control (U+0080 to U+009F): what windows-1252 has there (`&#146;` is `’`, as HTML5 reads
+                // it), or nothing.
+                if let character = FeedText.windows1252Character(forC1: UInt32(utf8[index])) {
+                    FeedText.appendUTF8(character, to: &bytes)
+                }
+                index += 1
             default: bytes.append(byte)
             }
         }

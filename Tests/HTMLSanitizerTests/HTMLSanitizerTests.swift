@@ -147,9 +147,10 @@ import Testing
     }
 
     @Test func dropsControlCharactersThatReferencesDecodeTo() {
-        // Found by the fuzzer: `&#141` decodes to U+008D, which used to survive the first pass only.
-        let once = clean("a&#141;b&#x9F;c&#1;d")
-        #expect(once == "abcd")
+        // Found by the fuzzer: `&#141` decodes to U+008D, which used to survive the first pass only. A reference to
+        // a C1 control that windows-1252 fills is read as HTML5 reads it (`&#x9F;` is `Ÿ`); the other ones go.
+        let once = clean("a&#141;b&#x9F;c&#1;d&#146;")
+        #expect(once == "abŸcd’")
         #expect(clean(once) == once)
     }
 

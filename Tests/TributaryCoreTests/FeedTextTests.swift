@@ -44,4 +44,23 @@ import TributaryCore
         once.withUnsafeBufferPointer { #expect(!FeedText.isDoubleEscaped($0)) }
         twice.withUnsafeBufferPointer { #expect(FeedText.decodeEntities($0) == Array("<p>Hi</p>".utf8)) }
     }
+
+    @Test(arguments: [
+        ("BrÃ¸ndby", "Brøndby"),  // UTF-8 read as Latin-1 on its way into the feed
+        ("\u{E2}\u{80}\u{A6}", "…"),  // &#226;&#128;&#166;
+        ("don\u{92}t", "don’t"),  // a C1 control for windows-1252's quote
+        ("\u{80}5 and \u{96} dash", "€5 and – dash"),
+        ("Ã©tÃ© \u{E2}\u{80}\u{99}", "été ’"),
+    ])
+    func mixedUpEncodingsAreRepaired(_ broken: String, _ repaired: String) {
+        var broken = broken
+        let result = broken.withUTF8 { FeedText.repairedEncoding($0) }
+        #expect(result.map { String(decoding: $0, as: UTF8.self) } == repaired)
+    }
+
+    @Test(arguments: ["plain ASCII", "café au lait", "Ünïcödé ✓ 日本語", "naïve Ã alone", "\u{81} is unmapped", ""])
+    func textThatIsNotMixedUpIsLeftAlone(_ text: String) {
+        var text = text
+        #expect(text.withUTF8 { FeedText.repairedEncoding($0) } == nil)
+    }
 }

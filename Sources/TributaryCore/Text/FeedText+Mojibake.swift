@@ -1,0 +1,94 @@
+/// Two repairs feedparser makes to every text field, for feeds that mix up encodings on the way out.
+extension FeedText {
+    /// The characters windows-1252 puts in 0x80-0x9F, where ISO-8859-1 (and so Unicode) has C1 controls. A feed
+    /// that writes `&#146;` or the byte 0x92 in UTF-8 clothing means `’`, never the control character. The five
+    /// positions windows-1252 leaves empty map to themselves.
+    public static let windows1252: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+        0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+        0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    /// The windows-1252 character for the C1 control `scalar` (U+0080-U+009F), or `nil` for the five it leaves
+    /// empty and for any other scalar.
+    public static func windows1252Character(forC1 scalar: UInt32) -> UInt32? {
+        guard (0x80...0x9F).contains(scalar) else { return nil }
+        let mapped = windows1252[Int(scalar - 0x80)]
+        return mapped == scalar ? nil : mapped
+    }
+
+    /// `bytes` (valid UTF-8) repaired, or `nil` when there is nothing to repair:
+    ///
+    /// - **Double encoding**: text whose every character is in U+0080-U+00FF or ASCII and whose Latin-1 bytes are
+    ///   UTF-8 with a multi-byte sequence was UTF-8 read as Latin-1 on its way into the feed (`BrÃ¸ndby`,
+    ///   `&#226;&#128;&#166;`): it becomes what those bytes say (`Brøndby`, `…`). Real text in Latin-1 never forms
+    ///   UTF-8 that way (a letter such as `é` is followed by ASCII, not by two continuation bytes).
+    /// - **C1 controls** U+0080-U+009F become the windows-1252 characters they stand for (`don’t`, `€`), as HTML
+    ///   does for character references; the five positions windows-1252 leaves empty stay as they are.
+    ///
+    /// ASCII text is answered after one pass that looks for a byte from 0xC2 up.
+    public static func repairedEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var onlyLatin1 = true
+        var sawNonASCII = false
+        var sawC1 = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            sawNonASCII = true
+            if byte == 0xC2 {
+                if index + 1 < bytes.count, bytes[index + 1] < 0xA0,
+                    windows1252[Int(bytes[index + 1] &- 0x80)] != UInt32(bytes[index + 1])
+                {
+                    sawC1 = true
+                }
+            } else if byte != 0xC3 {
+                onlyLatin1 = false
+                if sawC1 { break }
+            }
+            index += byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+        }
+        guard sawNonASCII else { return nil }
+        if onlyLatin1, let undone = undoubled(bytes) {
+            return undone.withUnsafeBufferPointer { repairedEncoding($0) } ?? undone
+        }
+        guard sawC1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 8)
+        index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 {
+                appendUTF8(windows1252[Int(bytes[index + 1] - 0x80)], to: &output)
+                index += 2
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// The Latin-1 bytes of `bytes` (all its characters below U+0100) when they are valid UTF-8, else `nil`.
+    private static func undoubled(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var latin1: [UInt8] = []
+        latin1.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                latin1.append(byte)
+                index += 1
+            } else {
+                guard index + 1 < bytes.count else { return nil }
+                latin1.append((byte & 0x03) << 6 | bytes[index + 1] & 0x3F)
+                index += 2
+            }
+        }
+        guard String(validating: latin1, as: UTF8.self) != nil else { return nil }
+        return latin1
+    }
+}
