@@ -33,13 +33,19 @@ struct AggregationRun {
         var hasFailures: Bool { result.hasFailures }
     }
 
-    /// Makes every enabled source (no I/O, by rule SRC-1), runs them, and builds the digest.
+    /// Makes every enabled source (no I/O, by rule SRC-1), runs them, builds the digest and hands it to `deliver`
+    /// (which shows or writes it). The state records the digest as shown only once `deliver` returned: a digest
+    /// whose output could not be written is shown again by the next `--since last`.
     /// - Throws: ``CLIExit/usage`` after printing the problem, if a source cannot be constructed or the state store
-    ///   cannot be opened; `ExitCode.failure` after printing it, if the store fails during the run.
-    func run(progress: ProgressReporter) async throws -> Outcome {
+    ///   cannot be opened; `ExitCode.failure` after printing it, if the store fails during the run; what `deliver`
+    ///   throws.
+    func run(
+        progress: ProgressReporter,
+        deliver: (Outcome) async throws -> Void = { _ in }
+    ) async throws -> Outcome {
         let persistent = try await openStore()
         do {
-            let outcome = try await run(progress: progress, persistent: persistent)
+            let outcome = try await run(progress: progress, persistent: persistent, deliver: deliver)
             try await persistent?.close()
             return outcome
         } catch let error as SQLiteStoreError {
@@ -60,7 +66,11 @@ struct AggregationRun {
         }
     }
 
-    private func run(progress: ProgressReporter, persistent: SQLiteStore?) async throws -> Outcome {
+    private func run(
+        progress: ProgressReporter,
+        persistent: SQLiteStore?,
+        deliver: (Outcome) async throws -> Void
+    ) async throws -> Outcome {
         let store: any ItemStore = persistent.map { $0 as any ItemStore } ?? InMemoryItemStore()
         let startedAt = now()
         let savedStates = try await persistent?.checkpoints() ?? [:]
@@ -105,13 +115,6 @@ struct AggregationRun {
                 )
             }
         }
-        try await store.recordDigest(at: generatedAt)
-        if let persistent {
-            try await persistent.prune(
-                notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention))
-            )
-        }
-
         var items = result.items
         if let cutoff = since?.cutoff(now: generatedAt, previousDigestAt: previousDigestAt) {
             items = items.filter { item in (item.tributary?.firstSeen).map { $0 > cutoff } ?? true }
@@ -123,7 +126,15 @@ struct AggregationRun {
             previousDigestAt: previousDigestAt,
             health: health
         ).build(items: items, statuses: result.statuses)
-        return Outcome(result: result, digest: digest)
+        let outcome = Outcome(result: result, digest: digest)
+        try await deliver(outcome)
+        try await store.recordDigest(at: generatedAt)
+        if let persistent {
+            try await persistent.prune(
+                notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention))
+            )
+        }
+        return outcome
     }
 
     /// Stand-ins for the sources that are backing off at `date`, each with its current stored items.

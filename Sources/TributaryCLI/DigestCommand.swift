@@ -61,8 +61,6 @@ struct DigestCommand: AsyncParsableCommand {
             state: state,
             since: window.since
         )
-        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
-
         let toStandardOutput = destination == nil
         let renderer = RendererFactory.make(
             format.outputFormat,
@@ -70,14 +68,21 @@ struct DigestCommand: AsyncParsableCommand {
             color: toStandardOutput && Terminal.allowsColor(on: 1),
             template: htmlTemplate
         )
-        let rendered = try renderer.render(outcome.digest)
-        if let destination {
+        // The digest is written before the state records it as shown (see AggregationRun.run).
+        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet)) { outcome in
+            let rendered = try renderer.render(outcome.digest)
+            guard let destination else {
+                FileHandle.standardOutput.write(Data(rendered.utf8))
+                return
+            }
             do {
-                try AtomicFile.write(Data(rendered.utf8), to: destination)
+                try OutputFile.write(Data(rendered.utf8), to: destination.path)
             } catch {
                 StandardError.write("tributary: \(error)")
                 throw ExitCode.failure
             }
+        }
+        if let destination {
             let failed = outcome.digest.failedSources.count
             if !quiet || failed > 0 {
                 StandardError.write(
@@ -85,8 +90,6 @@ struct DigestCommand: AsyncParsableCommand {
                         + "\(outcome.digest.sources.count) sources\(failed > 0 ? ", \(failed) failed" : ""))"
                 )
             }
-        } else {
-            FileHandle.standardOutput.write(Data(rendered.utf8))
         }
         if outcome.hasFailures { throw CLIExit.sourceFailed }
     }
@@ -129,7 +132,7 @@ struct DigestCommand: AsyncParsableCommand {
     /// The file to write, or `nil` for standard output. Checked before anything is fetched, so a bad path costs
     /// nothing.
     private func resolveDestination(_ configuration: FeedsConfiguration) throws -> URL? {
-        if output == "-" { return nil }
+        if let output, OutputFile.standardStream(output) == 1 { return nil }
         let url: URL
         if let output {
             url = URL(

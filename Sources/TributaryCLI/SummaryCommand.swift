@@ -32,9 +32,10 @@ struct SummaryCommand: AsyncParsableCommand {
             state: state,
             since: window.since
         )
-        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet))
-        let markdown = try RendererFactory.make(.markdown).render(outcome.digest)
-        FileHandle.standardOutput.write(Data(markdown.utf8))
+        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet)) { outcome in
+            let markdown = try RendererFactory.make(.markdown).render(outcome.digest)
+            FileHandle.standardOutput.write(Data(markdown.utf8))
+        }
         if outcome.hasFailures { throw CLIExit.sourceFailed }
     }
 }

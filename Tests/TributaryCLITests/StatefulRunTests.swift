@@ -41,9 +41,12 @@ import TributaryCore
             )
         }
 
-        func run(at date: Date, since: SinceOption? = nil, configuration: FeedsConfiguration? = nil) async throws
-            -> AggregationRun.Outcome
-        {
+        func run(
+            at date: Date,
+            since: SinceOption? = nil,
+            configuration: FeedsConfiguration? = nil,
+            deliver: (AggregationRun.Outcome) async throws -> Void = { _ in }
+        ) async throws -> AggregationRun.Outcome {
             let run = AggregationRun(
                 configuration: configuration ?? self.configuration,
                 registry: registry,
@@ -53,12 +56,29 @@ import TributaryCore
                 lockTimeout: .seconds(5),
                 since: since
             )
-            return try await run.run(progress: ProgressReporter(live: false, quiet: true, write: { _ in }))
+            return try await run.run(
+                progress: ProgressReporter(live: false, quiet: true, write: { _ in }),
+                deliver: deliver
+            )
         }
     }
 
     static func titles(_ digest: Digest) -> [String] {
         digest.days.flatMap(\.entries).map(\.title).sorted()
+    }
+
+    @Test func aDigestWhoseOutputFailsIsNotRecordedAsShown() async throws {
+        struct WriteFailed: Error {}
+        let setup = try Setup(["news"])
+        try setup.feed("news", ["a"])
+        _ = try await setup.run(at: Self.t0)
+        try setup.feed("news", ["a", "b"])
+        await #expect(throws: WriteFailed.self) {
+            _ = try await setup.run(at: Self.t0.addingTimeInterval(3600), since: .last) { _ in throw WriteFailed() }
+        }
+        // The failed run's item was never shown: the next `--since last` still has it.
+        let next = try await setup.run(at: Self.t0.addingTimeInterval(7200), since: .last)
+        #expect(Self.titles(next.digest) == ["Item b"])
     }
 
     @Test func itemsFirstSeenAfterThePreviousDigestAreNewAndSinceLastKeepsOnlyThem() async throws {
