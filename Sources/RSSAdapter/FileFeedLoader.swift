@@ -13,6 +13,9 @@ struct FileFeedLoader {
         shape: @escaping @Sendable (FeedItem) -> FeedItem?
     ) async throws -> FeedReadResult {
         let sourceID = reader.sourceID
+        if let problem = LocalFile.notARegularFile(url.path) {
+            throw SourceError(sourceID: sourceID, reason: .unreadable(path: url.path, detail: problem))
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)

@@ -182,6 +182,7 @@ public enum JSONFeedDocumentReader {
         guard !isDirectory.boolValue else {
             throw fail(.unreadable(path: path, detail: "it is a directory; name a JSON Feed file inside it"))
         }
+        if let problem = LocalFile.notARegularFile(url.path) { throw fail(.unreadable(path: path, detail: problem)) }
         if let size = (try? fileManager.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
             size.intValue > maximumFileSize
         {

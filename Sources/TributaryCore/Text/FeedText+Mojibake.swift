@@ -1,3 +1,5 @@
+import Foundation
+
 /// Two repairs feedparser makes to every text field, for feeds that mix up encodings on the way out.
 extension FeedText {
     /// The characters windows-1252 puts in 0x80-0x9F, where ISO-8859-1 (and so Unicode) has C1 controls. A feed
@@ -26,8 +28,13 @@ extension FeedText {
     /// - **C1 controls** U+0080-U+009F become the windows-1252 characters they stand for (`don’t`, `€`), as HTML
     ///   does for character references; the five positions windows-1252 leaves empty stay as they are.
     ///
-    /// ASCII text is answered after one pass that looks for a byte from 0xC2 up.
+    /// Text without a character in U+0080-U+00FF is answered by two `memchr` calls.
     public static func repairedEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        // Both repairs need a character in U+0080-U+00FF, whose UTF-8 starts with 0xC2 or 0xC3: most text has
+        // none, and memchr finds that out at memory speed.
+        guard let base = bytes.baseAddress,
+            memchr(base, 0xC3, bytes.count) != nil || memchr(base, 0xC2, bytes.count) != nil
+        else { return nil }
         var onlyLatin1 = true
         var sawNonASCII = false
         var sawC1 = false
