@@ -30,6 +30,30 @@ enum EncodingSniffer {
     ) -> (encoding: String?, skip: Int, warnings: [SourceWarning]) {
         let bom = byteOrderMark(prefix)
         if let override { return (override, bom?.length ?? 0, []) }
+        // UTF-32 (libxml2 does not find it on its own) and UTF-16 without a byte order mark (which the Japanese
+        // detection would otherwise misread) are told by where the zero bytes of the first `<` fall.
+        if let bom, bom.name.hasPrefix("UTF-32") { return (bom.name, bom.length, []) }
+        if bom == nil, let wide = undeclaredWide(prefix) { return (wide, 0, []) }
+        var warnings: [SourceWarning] = []
+        var httpCharset = httpCharset
+        if let http = cleaned(httpCharset), !isASCIICompatible(http), bom == nil || normalized(http).hasPrefix("utf7") {
+            // UTF-7 (and the like) can spell markup in letters (`+ADw-script+AD4-`): a feed never needs it.
+            let message =
+                "the HTTP charset '\(http)' is not ASCII-compatible and can hide markup in plain letters; ignored "
+                + "(fix the server's Content-Type)"
+            warnings.append(SourceWarning(message, location: "encoding"))
+            httpCharset = nil
+        }
+        let choice = chooseASCIICompatible(prefix: prefix, bom: bom, httpCharset: httpCharset)
+        return (choice.encoding, choice.skip, warnings + choice.warnings)
+    }
+
+    /// ``choose(prefix:httpCharset:override:)`` once wide encodings and unsafe HTTP charsets are dealt with.
+    private static func chooseASCIICompatible(
+        prefix: [UInt8],
+        bom: (name: String, length: Int)?,
+        httpCharset: String?
+    ) -> (encoding: String?, skip: Int, warnings: [SourceWarning]) {
         let declared = declaredEncoding(prefix)
         if bom == nil, let stated = cleaned(httpCharset) ?? declared, isWindows1252Label(stated),
             let warning = utf8MisdeclaredAsLatin(prefix, stated: stated)
@@ -219,9 +243,36 @@ enum EncodingSniffer {
 
     private static func byteOrderMark(_ bytes: [UInt8]) -> (name: String, length: Int)? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return ("UTF-8", 3) }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return ("UTF-32LE", 4) }
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return ("UTF-32BE", 4) }
         if bytes.starts(with: [0xFF, 0xFE]) { return ("UTF-16LE", 2) }
         if bytes.starts(with: [0xFE, 0xFF]) { return ("UTF-16BE", 2) }
         return nil
+    }
+
+    /// UTF-32 or UTF-16 without a byte order mark, told by the zero bytes around the document's first character
+    /// (XML 1.0 appendix F: it must be `<` or white space); `nil` for an ASCII-compatible start.
+    static func undeclaredWide(_ prefix: [UInt8]) -> String? {
+        guard prefix.count >= 4 else { return nil }
+        let (a, b, c, d) = (prefix[0], prefix[1], prefix[2], prefix[3])
+        if a != 0, b == 0, c == 0, d == 0 { return "UTF-32LE" }
+        if a == 0, b == 0, c == 0, d != 0 { return "UTF-32BE" }
+        if a != 0, b == 0, d == 0 { return "UTF-16LE" }
+        if a == 0, c == 0, b != 0 { return "UTF-16BE" }
+        return nil
+    }
+
+    /// Whether a charset keeps ASCII as ASCII, so that markup is read as the bytes spell it.
+    static func isASCIICompatible(_ name: String) -> Bool {
+        let compact = normalized(name)
+        let ebcdic: Set<String> = [
+            "ibm037", "ibm039", "ibm500", "ibm875", "ibm1140", "cp037", "cp500", "cp875", "cp1140", "csibm037",
+            "csibm500",
+        ]
+        return
+            !(compact.hasPrefix("utf7") || compact == "csunicode11utf7" || compact.hasPrefix("utf16")
+            || compact.hasPrefix("utf32") || compact.hasPrefix("ucs") || compact.hasPrefix("ebcdic")
+            || ebcdic.contains(compact))
     }
 
     private static func cleaned(_ charset: String?) -> String? {

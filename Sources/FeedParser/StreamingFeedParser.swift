@@ -23,6 +23,10 @@ public final class StreamingFeedParser {
     private var prefix: [UInt8] = []
     /// While the prefix is held: whether its encoding is known without looking further (a BOM, a declaration, an
     /// HTTP charset or an override), once ``sniffLength`` bytes are in; and how far it was checked for non-ASCII.
+    /// Whether NUL bytes are dropped before libxml2 sees them (an ASCII-compatible document), and whether that was
+    /// reported.
+    private var dropsNUL = false
+    private var nulReported = false
     private var encodingStated: Bool?
     private var asciiChecked = 0
     private var firstNonASCII: Int?
@@ -182,6 +186,12 @@ public final class StreamingFeedParser {
         }
         self.context = context
         var body = initial.dropFirst(choice.skip)
+        // In an ASCII-compatible document a NUL byte is a NUL character, which XML forbids and libxml2 stops at.
+        let wide =
+            initial.prefix(4).contains(0) || initial.starts(with: [0xFF, 0xFE]) || initial.starts(with: [0xFE, 0xFF])
+            || choice.encoding.map { $0.uppercased().hasPrefix("UTF-16") || $0.uppercased().hasPrefix("UTF-32") }
+                == true
+        dropsNUL = !wide
         if EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
             var sanitizer = UTF8Sanitizer()
             var cleaned: [UInt8] = []
@@ -233,6 +243,21 @@ public final class StreamingFeedParser {
     }
 
     private func feedChunks(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let start = bytes.baseAddress else { return }
+        if dropsNUL, memchr(start, 0, bytes.count) != nil {
+            if !nulReported {
+                nulReported = true
+                handler.warnings.append(
+                    SourceWarning("the document holds NUL bytes, which XML does not allow; they were dropped")
+                )
+            }
+            let kept = bytes.filter { $0 != 0 }
+            return try kept.withUnsafeBytes { try feedChunksWithoutNUL($0) }
+        }
+        try feedChunksWithoutNUL(bytes)
+    }
+
+    private func feedChunksWithoutNUL(_ bytes: UnsafeRawBufferPointer) throws {
         guard let context, var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0, !halted {

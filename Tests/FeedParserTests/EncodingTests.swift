@@ -136,4 +136,52 @@ import TributaryCore
             _ = try StreamingFeedParser(options: FeedParserOptions(sourceID: "s", encodingOverride: "x-klingon"))
         }
     }
+
+    private static let wideDocument =
+        "<rss version=\"2.0\"><channel><title>日本語のタイトル</title><item><title>記事</title><guid>1</guid></item>"
+        + "</channel></rss>"
+
+    private static func encoded(_ text: String, _ encoding: String.Encoding) throws -> [UInt8] {
+        try #require(text.data(using: encoding).map { Array($0) })
+    }
+
+    @Test(arguments: [
+        ("UTF-32LE with a byte order mark", [0xFF, 0xFE, 0x00, 0x00] as [UInt8], String.Encoding.utf32LittleEndian),
+        ("UTF-32BE with a byte order mark", [0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian),
+        ("UTF-32LE without one", [], .utf32LittleEndian),
+        ("UTF-32BE without one", [], .utf32BigEndian),
+        ("UTF-16LE without one", [], .utf16LittleEndian),
+        ("UTF-16BE without one", [], .utf16BigEndian),
+    ])
+    func wideEncodingsAreToldByTheirZeroBytes(_ name: String, _ bom: [UInt8], _ encoding: String.Encoding) throws {
+        let bytes = try bom + Self.encoded(Self.wideDocument, encoding)
+        for split in [[], [1], [3, 7]] {
+            let result = try FixtureSupport.parse(bytes, splitAt: split)
+            #expect(result.metadata?.title == "日本語のタイトル", "\(name)")
+            #expect(result.items.map(\.title) == ["記事"], "\(name)")
+            #expect(result.warnings.isEmpty, "\(name): \(result.warnings)")
+        }
+    }
+
+    @Test func aNULByteIsDroppedAndTheParseGoesOn() throws {
+        let bytes =
+            Array(
+                "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><item><title>A\u{0}B</title>".utf8
+            ) + Array("<guid>1</guid></item><item><title>Second</title><guid>2</guid></item></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes)
+        #expect(result.items.map(\.title) == ["AB", "Second"])
+        #expect(
+            result.warnings.map(\.message) == [
+                "the document holds NUL bytes, which XML does not allow; they were dropped"
+            ]
+        )
+    }
+
+    @Test func aUTF7HTTPCharsetIsIgnoredWithAWarning() throws {
+        let bytes = Array("<rss version=\"2.0\"><channel><title>+ADw-b+AD4-x</title></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes, options: FixtureSupport.options(httpCharset: "utf-7"))
+        #expect(result.metadata?.title == "+ADw-b+AD4-x")
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.message.contains("'utf-7' is not ASCII-compatible") == true)
+    }
 }
