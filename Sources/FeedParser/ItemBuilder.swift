@@ -144,6 +144,8 @@ struct ItemBuilder {
             contributors: contributors
         )
         contributors.removeAll()
+        // Only http(s) and mailto links reach any output (a `javascript:` link is dropped, not shown).
+        _ = item.removeUnsafeURLs()
         if let originalID, !originalID.isEmpty {
             item.id = originalID
         } else {

@@ -52,3 +52,53 @@ extension FeedItem {
         return removed
     }
 }
+
+extension FeedItem {
+    /// The schemes a link in any output may have: the web's and e-mail's. `javascript:`, `vbscript:`, `data:`,
+    /// `file:` and the rest are not links a reader should be handed, whatever output carries them.
+    public static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+
+    /// Whether `string` is a link with one of ``linkSchemes`` (or relative: no scheme at all).
+    public static func isSafeLink(_ string: String) -> Bool {
+        if string.utf8.starts(with: "https://".utf8) || string.utf8.starts(with: "http://".utf8) { return true }
+        guard let colon = string.firstIndex(of: ":") else { return true }
+        let scheme = string[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // A colon after a path, query or fragment character is not a scheme's (`a/b:c`, `?q=a:b`).
+        if scheme.contains(where: { "/?#".contains($0) }) { return true }
+        return linkSchemes.contains(scheme)
+    }
+
+    /// Leaves out every URL of the item whose scheme is not http, https or mailto: `url`, `external_url`, `image`,
+    /// `banner_image`, attachments (left out whole), authors' `url` and `avatar`, the origin's and related links'
+    /// `url`. Returns one line per URL left out, such as `url "javascript:alert(1)"`.
+    public mutating func removeUnsafeURLs() -> [String] {
+        var removed: [String] = []
+        func keep(_ string: String?, _ field: String) -> String? {
+            guard let string, !Self.isSafeLink(string) else { return string }
+            removed.append("\(field) \"\(string.prefix(120))\"")
+            return nil
+        }
+        url = keep(url, "url")
+        externalURL = keep(externalURL, "external_url")
+        image = keep(image, "image")
+        bannerImage = keep(bannerImage, "banner_image")
+        attachments = attachments.filter { keep($0.url, "attachment url") != nil }
+        for index in authors.indices {
+            authors[index].url = keep(authors[index].url, "author url")
+            authors[index].avatar = keep(authors[index].avatar, "author avatar")
+        }
+        if var tributary {
+            if var origin = tributary.origin {
+                origin.url = keep(origin.url, "origin url")
+                origin.icon = keep(origin.icon, "origin icon")
+                origin.logo = keep(origin.logo, "origin logo")
+                tributary.origin = origin
+            }
+            for index in tributary.related.indices {
+                tributary.related[index].url = keep(tributary.related[index].url, "related url")
+            }
+            self.tributary = tributary
+        }
+        return removed
+    }
+}

@@ -319,4 +319,36 @@ import TributaryCore
         let written = Data(JSONFeedWriter.encode(JSONFeed(title: "T", items: [item])))
         #expect(try JSONDecoder().decode(JSONFeed.self, from: written).items.first?.tributary?.origin == origin)
     }
+
+    @Test func onlyHTTPAndMailtoLinksAreKept() throws {
+        let result = try parse(
+            """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
+            <link>javascript:alert(1)</link><itunes:image href="data:image/png;base64,AAAA"/>
+            <item><title>i</title><link>javascript:alert(document.domain)</link>
+            <enclosure url="vbscript:msgbox(1)" type="audio/mpeg" length="1"/>
+            <enclosure url="https://cdn.example/a.mp3" type="audio/mpeg" length="2"/>
+            <itunes:image href="data:image/svg+xml,&lt;svg onload=alert(1)&gt;"/>
+            <author>mailto:me@example.com (Me)</author></item>
+            <item><title>ok</title><link>HTTPS://Example.com/a:b</link><comments>http://x/</comments></item>
+            </channel></rss>
+            """
+        )
+        #expect(result.metadata?.link == nil)
+        #expect(result.metadata?.image == nil)
+        let first = try #require(result.items.first)
+        #expect(first.url == nil)
+        #expect(first.image == nil)
+        #expect(first.attachments.map(\.url) == ["https://cdn.example/a.mp3"])
+        #expect(result.items.last?.url == "HTTPS://Example.com/a:b")
+    }
+
+    @Test(arguments: [
+        ("https://a.example/", true), ("http://a/", true), ("mailto:me@example.com", true), ("MAILTO:x@y", true),
+        ("/relative:path", true), ("page?q=a:b", true), ("javascript:alert(1)", false), (" JavaScript:x", false),
+        ("data:text/html,x", false), ("vbscript:x", false), ("file:///etc/passwd", false),
+    ])
+    func linkSchemes(_ link: String, _ safe: Bool) {
+        #expect(FeedItem.isSafeLink(link) == safe)
+    }
 }

@@ -69,6 +69,26 @@ import TributaryCore
         #expect(output.warnings.first?.message.contains("'/posts/a'") == true)
     }
 
+    @Test func linksThatAreNotHTTPOrMailtoAreDroppedWithWarnings() {
+        let item = FeedItem(
+            id: "x",
+            url: "javascript:alert(1)",
+            externalURL: "data:text/html,<script>x</script>",
+            image: "vbscript:msgbox(1)",
+            authors: [FeedItem.Author(name: "A", url: "mailto:a@example.com", avatar: "javascript:x")],
+            attachments: [FeedItem.Attachment(url: "file:///etc/passwd"), FeedItem.Attachment(url: "https://c/e.mp3")]
+        )
+        let output = normaliser.normalise(item, from: "src")
+        #expect(output.item.url == nil)
+        #expect(output.item.externalURL == nil)
+        #expect(output.item.image == nil)
+        #expect(output.item.authors.first?.url == "mailto:a@example.com")
+        #expect(output.item.authors.first?.avatar == nil)
+        #expect(output.item.attachments.map(\.url) == ["https://c/e.mp3"])
+        #expect(output.warnings.count == 5)
+        #expect(output.warnings.allSatisfy { $0.message.contains("only http, https and mailto links are kept") })
+    }
+
     @Test func absoluteURLsAreKeptAsWritten() {
         let item = FeedItem(id: "x", url: "https://Example.org/a?utm_source=x#frag")
         #expect(normaliser.normalise(item, from: "src").item.url == "https://Example.org/a?utm_source=x#frag")

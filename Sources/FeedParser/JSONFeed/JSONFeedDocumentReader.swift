@@ -147,6 +147,9 @@ public enum JSONFeedDocumentReader {
     public static func prepared(_ item: FeedItem, sourceID: SourceID, base: URL?) -> FeedItem {
         var item = item
         if let base { item.resolveRelativeURLs(against: base) }
+        // Links that are not http(s) or mailto are dropped here too (the pipeline's Normaliser says so per item):
+        // `parse` of a JSON Feed prints what this returns.
+        _ = item.removeUnsafeURLs()
         if let html = item.contentHTML {
             let contentBase = item.url.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
             item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: contentBase)

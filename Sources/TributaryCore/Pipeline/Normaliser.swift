@@ -77,6 +77,12 @@ public struct Normaliser: Sendable {
         }
         result.tributary = tributary
 
+        for removed in result.removeUnsafeURLs() {
+            warnings.append(
+                SourceWarning("dropped \(removed): only http, https and mailto links are kept", location: location)
+            )
+        }
+
         result.id = item.id.trimmingCharacters(in: .whitespacesAndNewlines)
         if result.id.isEmpty { result.id = result.derivedID() }
         return Output(item: result, warnings: warnings)
