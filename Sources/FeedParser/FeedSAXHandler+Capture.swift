@@ -109,8 +109,11 @@ extension FeedSAXHandler {
     }
 
     func plainTitle() -> String {
-        captureType == .text
-            ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false) : FeedText.plainText(text.bytes)
+        FeedText.withoutFormatControls(
+            captureType == .text
+                ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
+                : FeedText.plainText(text.bytes)
+        )
     }
 
     /// The captured text of an author element, white space collapsed; `<` stays, since `Name <a@b.example>` is

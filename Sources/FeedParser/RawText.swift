@@ -44,18 +44,17 @@ struct RawText: Sendable {
     /// The text, read from `bytes` (the item's text).
     func string(in bytes: UnsafeBufferPointer<UInt8>) -> String {
         let own = UnsafeBufferPointer(rebasing: bytes[range])
-        if case .plainText(let markup) = reading, let repaired = FeedText.repairedEncoding(own) {
-            return repaired.withUnsafeBufferPointer {
-                FeedText.plainText($0, stripTags: markup, decodeEntities: markup)
-            }
-        }
         switch reading {
         case .verbatim:
             return String(decoding: own, as: UTF8.self)
         case .trimmed:
             return FeedText.trimmed(own)
         case .plainText(let markup):
-            return FeedText.plainText(own, stripTags: markup, decodeEntities: markup)
+            // Plain text (titles, summaries, rights) is repaired and leaves without bidi overrides or C1 controls.
+            func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+                FeedText.withoutFormatControls(FeedText.plainText(bytes, stripTags: markup, decodeEntities: markup))
+            }
+            return FeedText.repairedEncoding(own).map { $0.withUnsafeBufferPointer(plain) } ?? plain(own)
         case .html:
             return withUTF8(in: bytes) { String(decoding: $0, as: UTF8.self) }
         case .url(let links):

@@ -63,4 +63,11 @@ import TributaryCore
         var text = text
         #expect(text.withUTF8 { FeedText.repairedEncoding($0) } == nil)
     }
+
+    @Test func bidiOverridesAndC1ControlsLeaveTitles() {
+        #expect(FeedText.withoutFormatControls("invoice\u{202E}gpj.exe") == "invoicegpj.exe")
+        #expect(FeedText.withoutFormatControls("\u{2066}a\u{2069} \u{85}b\u{9F}") == "a b")
+        #expect(FeedText.withoutFormatControls("שלום \u{200F}world – ok") == "שלום \u{200F}world – ok")
+        #expect(FeedText.withoutFormatControls("plain") == "plain")
+    }
 }

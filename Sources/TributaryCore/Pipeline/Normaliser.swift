@@ -77,6 +77,9 @@ public struct Normaliser: Sendable {
         }
         result.tributary = tributary
 
+        // Whatever the source, a title or summary reaches no output with bidi overrides or C1 controls in it.
+        result.title = result.title.map(FeedText.withoutFormatControls)
+        result.summary = result.summary.map(FeedText.withoutFormatControls)
         for removed in result.removeUnsafeURLs() {
             warnings.append(
                 SourceWarning("dropped \(removed): only http, https and mailto links are kept", location: location)

@@ -99,3 +99,29 @@ extension FeedText {
         return latin1
     }
 }
+
+extension FeedText {
+    /// Whether `scalar` is a control that must not reach a title in any output: a C1 control (U+0080-U+009F) or a
+    /// bidirectional embedding, override or isolate (U+202A-U+202E, U+2066-U+2069), which can make a title read
+    /// backwards or spill its direction into the text around it (`‮gpj.exe`). The marks U+200E and U+200F stay.
+    public static func isFormatControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `text` without the controls ``isFormatControl(_:)`` names; the same string when it has none (two `memchr`
+    /// calls for the lead bytes 0xC2 and 0xE2 decide that for most text).
+    public static func withoutFormatControls(_ text: String) -> String {
+        var text = text
+        let mayHold = text.withUTF8 { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0xE2, bytes.count) != nil || memchr(base, 0xC2, bytes.count) != nil
+        }
+        guard mayHold, text.unicodeScalars.contains(where: isFormatControl) else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.filter { !isFormatControl($0) })
+        return String(scalars)
+    }
+}
