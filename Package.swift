@@ -119,7 +119,7 @@ let package = Package(
             resources: [.copy("Templates")]
         ),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "HTMLSanitizer", "TributaryCore"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CByteScan", "HTMLSanitizer", "TributaryCore"]),
         // Untrusted HTML from feeds made safe for `content_html` (libxml2's HTML parser and an allowlist).
         .target(name: "HTMLSanitizer", dependencies: ["CLibXML2", "CByteScan", "TributaryCore"]),
         // Finds the next byte of interest sixteen at a time (SSE2) for the JSON writer's and the sanitizer's scans.

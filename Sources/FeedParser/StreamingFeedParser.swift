@@ -23,10 +23,12 @@ public final class StreamingFeedParser {
     private var prefix: [UInt8] = []
     /// While the prefix is held: whether its encoding is known without looking further (a BOM, a declaration, an
     /// HTTP charset or an override), once ``sniffLength`` bytes are in; and how far it was checked for non-ASCII.
-    /// Whether NUL bytes are dropped before libxml2 sees them (an ASCII-compatible document), and whether that was
-    /// reported.
-    private var dropsNUL = false
+    /// Whether the document is ASCII-compatible, so that NUL bytes are dropped and start tags watched
+    /// (``StartTagGuard``) before libxml2 sees them; and whether each was reported.
+    private var asciiCompatible = false
     private var nulReported = false
+    private var tagGuard = StartTagGuard()
+    private var cutTagsReported = 0
     private var encodingStated: Bool?
     private var asciiChecked = 0
     private var firstNonASCII: Int?
@@ -191,7 +193,7 @@ public final class StreamingFeedParser {
             initial.prefix(4).contains(0) || initial.starts(with: [0xFF, 0xFE]) || initial.starts(with: [0xFE, 0xFF])
             || choice.encoding.map { $0.uppercased().hasPrefix("UTF-16") || $0.uppercased().hasPrefix("UTF-32") }
                 == true
-        dropsNUL = !wide
+        asciiCompatible = !wide
         if EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
             var sanitizer = UTF8Sanitizer()
             var cleaned: [UInt8] = []
@@ -200,6 +202,13 @@ public final class StreamingFeedParser {
             body = cleaned[...]
             self.sanitizer = sanitizer
             reportRepair()
+        }
+        if asciiCompatible {
+            // The whole start goes through the filters, the first four bytes included (a root tag can be hostile).
+            var filtered: [UInt8] = []
+            filtered.reserveCapacity(body.count)
+            body.withUnsafeBytes { bytes in filter(bytes) { filtered.append(contentsOf: $0) } }
+            body = filtered[...]
         }
         let head = Array(body.prefix(4))
         let status = head.withUnsafeBufferPointer { buffer in
@@ -213,7 +222,7 @@ public final class StreamingFeedParser {
         xmlCtxtUseOptions(context, parserOptions)
         context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
         handler.context = context
-        try Array(body.dropFirst(head.count)).withUnsafeBytes { try feedChunks($0) }
+        try Array(body.dropFirst(head.count)).withUnsafeBytes { try feedFiltered($0) }
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {
@@ -243,8 +252,18 @@ public final class StreamingFeedParser {
     }
 
     private func feedChunks(_ bytes: UnsafeRawBufferPointer) throws {
+        guard asciiCompatible else { return try feedFiltered(bytes) }
+        try filter(bytes) { try feedFiltered($0) }
+    }
+
+    /// Passes `bytes` on without NUL bytes and with start tags cut at ``StartTagGuard/limit`` attributes, warning
+    /// once about each.
+    private func filter(
+        _ bytes: UnsafeRawBufferPointer,
+        _ feed: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
         guard let start = bytes.baseAddress else { return }
-        if dropsNUL, memchr(start, 0, bytes.count) != nil {
+        if memchr(start, 0, bytes.count) != nil {
             if !nulReported {
                 nulReported = true
                 handler.warnings.append(
@@ -252,12 +271,24 @@ public final class StreamingFeedParser {
                 )
             }
             let kept = bytes.filter { $0 != 0 }
-            return try kept.withUnsafeBytes { try feedChunksWithoutNUL($0) }
+            try kept.withUnsafeBytes { try tagGuard.process($0, feed) }
+        } else {
+            try tagGuard.process(bytes, feed)
         }
-        try feedChunksWithoutNUL(bytes)
+        if tagGuard.cutTags > cutTagsReported {
+            if cutTagsReported == 0 {
+                handler.warnings.append(
+                    SourceWarning(
+                        "a start tag had more than \(StartTagGuard.limit) attributes, which no feed needs; the rest "
+                            + "of them were dropped"
+                    )
+                )
+            }
+            cutTagsReported = tagGuard.cutTags
+        }
     }
 
-    private func feedChunksWithoutNUL(_ bytes: UnsafeRawBufferPointer) throws {
+    private func feedFiltered(_ bytes: UnsafeRawBufferPointer) throws {
         guard let context, var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0, !halted {

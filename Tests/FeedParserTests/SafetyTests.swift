@@ -113,4 +113,53 @@ import TributaryCore
         #expect(items.allSatisfy { ($0.contentHTML?.utf8.count ?? 0) <= 1 << 20 })
         #expect(!warnings.isEmpty)
     }
+
+    private static func attributeBomb(_ count: Int, root: Bool = false) -> [UInt8] {
+        let attributes = (0..<count).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        if root {
+            return Array(
+                "<rss version=\"2.0\" \(attributes)><channel><title>T</title><item><title>First</title><guid>1</guid>"
+                    .utf8
+            ) + Array("</item></channel></rss>".utf8)
+        }
+        return Array(
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><item \(attributes)><title>First</title>"
+                .utf8
+        ) + Array("<guid>1</guid></item><item><title>Second</title><guid>2</guid></item></channel></rss>".utf8)
+    }
+
+    @Test func aStartTagWithThousandsOfAttributesIsCutAndReadFast() throws {
+        let bytes = Self.attributeBomb(300_000)
+        let started = ContinuousClock.now
+        for split in [[], [4_000, 4_001, 1_000_000, 1_000_007], Array(stride(from: 1, to: bytes.count, by: 65_536))] {
+            let result = try FixtureSupport.parse(bytes, splitAt: split)
+            #expect(result.items.map(\.title) == ["First", "Second"])
+            #expect(result.warnings.map(\.message).contains { $0.contains("more than 1024 attributes") })
+            #expect(result.warnings.count == 1, "\(result.warnings)")
+        }
+        // Unguarded, libxml2 took 21 s on this input (issue 21); cut, it is a few milliseconds of work.
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let root = try FixtureSupport.parse(Self.attributeBomb(5_000, root: true))
+        #expect(root.items.map(\.title) == ["First"])
+        #expect(root.metadata?.format == .rss20)
+    }
+
+    @Test func markupThatOnlyLooksLikeAttributesIsNeverCut() throws {
+        // A comment, CDATA and a processing instruction with thousands of `=` and a stray `<` are not tags.
+        let many = String(repeating: "x = y; ", count: 3_000)
+        let xml =
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><!-- < \(many) -->"
+            + "<item><title>Code</title><guid>1</guid><description><![CDATA[<pre>if a < b { \(many) }</pre>]]></description>"
+            + "</item><?pi < \(many) ?><item><title>After</title><guid>2</guid><description>a &lt; \(many)</description></item>"
+            + "</channel></rss>"
+        let bytes = Array(xml.utf8)
+        for split in [
+            [], Array(stride(from: 1, to: bytes.count, by: 997)), Array(stride(from: 1, to: bytes.count, by: 2)),
+        ] {
+            let result = try FixtureSupport.parse(bytes, splitAt: split)
+            #expect(result.items.map(\.title) == ["Code", "After"])
+            #expect(result.items.first?.contentHTML?.contains(many) == true)
+            #expect(result.warnings.isEmpty, "\(result.warnings)")
+        }
+    }
 }
