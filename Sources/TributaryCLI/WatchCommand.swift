@@ -74,7 +74,7 @@ struct WatchCommand: AsyncParsableCommand {
             }
         )
         var settings = PipelineSettings(configuration: configuration)
-        settings.maxItemsPerSource = settings.maxItemsPerSource ?? Self.defaultMaxItemsPerSource
+        settings.maxItemsPerSource = configuration.maxItemsPerSource ?? Self.defaultMaxItemsPerSource
         let pipeline = Pipeline(
             sources: sources,
             settings: settings,

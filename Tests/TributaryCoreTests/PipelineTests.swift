@@ -525,6 +525,44 @@ import TributaryCore
         #expect(result.items.map(\.id) == ["i1", "o-i1", "o-i2", "o-i3"])
     }
 
+    @Test func aCapThatLeavesItemsOutSaysSoAndNamesTheKeyToRaise() async throws {
+        let items = (1...4).map { makeItem("i\($0)", published: hoursFromNow(-Double($0))) }
+        let general = PipelineSource(source: ScriptedSource.healthy("general", items), kind: "scripted")
+        let own = PipelineSource(
+            source: ScriptedSource.healthy("own", items.map { makeItem("o-" + $0.id, published: $0.datePublished) }),
+            kind: "scripted",
+            maxItems: 3
+        )
+        let roomy = PipelineSource(
+            source: ScriptedSource.healthy("roomy", [makeItem("r1", published: hoursFromNow(-1))]),
+            kind: "scripted",
+            maxItems: 3
+        )
+        let result = try await pipeline([general, own, roomy], settings: fixedSettings(maxItemsPerSource: 1)).run()
+        #expect(
+            result.statuses[0].warnings.map(\.message) == [
+                "kept the newest 1 items; 3 older ones were left out (raise \"maxItemsPerSource\" in feeds.json to keep more)"
+            ]
+        )
+        #expect(
+            result.statuses[1].warnings.map(\.message) == [
+                "kept the newest 3 items; 1 older ones were left out (raise this source's \"maxItems\" to keep more)"
+            ]
+        )
+        #expect(result.statuses[2].warnings.isEmpty)
+    }
+
+    @Test func feedsJSONWithoutACapGetsTheDefaultOne() throws {
+        let configuration = FeedsConfiguration(file: URL(fileURLWithPath: "/tmp/feeds.json"), sources: [])
+        #expect(
+            PipelineSettings(configuration: configuration).maxItemsPerSource
+                == PipelineSettings.defaultMaxItemsPerSource
+        )
+        var capped = configuration
+        capped.maxItemsPerSource = 30
+        #expect(PipelineSettings(configuration: capped).maxItemsPerSource == 30)
+    }
+
     @Test func maxAgeDropsOldDatedItemsAndKeepsUndatedOnes() async throws {
         var modifiedOnly = makeItem("modified-old")
         modifiedOnly.dateModified = hoursFromNow(-72)

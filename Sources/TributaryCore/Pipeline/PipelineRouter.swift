@@ -38,6 +38,8 @@ struct PipelineRouter {
     private var entries: [Key: ItemOrdering.Entry] = [:]
     private var keptKeys: [Set<Key>]
     private var arrivalCounters: [Int]
+    /// Items of each source left out by its cap (`maxItems`, `maxItemsPerSource` or the default), for the warning.
+    private var cappedCounts: [Int]
 
     init(sources: [PipelineSource], settings: PipelineSettings, store: any ItemStore, logger: Logger) {
         self.sources = sources
@@ -51,6 +53,7 @@ struct PipelineRouter {
         terminated = Array(repeating: false, count: sources.count)
         keptKeys = Array(repeating: [], count: sources.count)
         arrivalCounters = Array(repeating: 0, count: sources.count)
+        cappedCounts = Array(repeating: 0, count: sources.count)
     }
 
     /// The run's outcome so far: kept items in digest order and every status.
@@ -147,6 +150,15 @@ struct PipelineRouter {
     }
 
     private mutating func finish(_ index: Int, state: SourceStatus.State, publish: Publish) async {
+        if cappedCounts[index] > 0, let cap = sources[index].maxItems ?? settings.maxItemsPerSource {
+            let key =
+                sources[index].maxItems == nil ? "\"maxItemsPerSource\" in feeds.json" : "this source's \"maxItems\""
+            await warn(
+                index,
+                "kept the newest \(cap) items; \(cappedCounts[index]) older ones were left out (raise \(key) to keep more)",
+                publish
+            )
+        }
         terminated[index] = true
         statuses[index].state = state
         statuses[index].duration = clock.now - startedAt
@@ -279,6 +291,7 @@ struct PipelineRouter {
         arrivalCounters[index] += 1
         if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap {
             let oldest = keptKeys[index].compactMap { entries[$0] }.max(by: ItemOrdering.precedes)
+            cappedCounts[index] += 1
             guard let oldest, cap > 0, ItemOrdering.precedes(entry, oldest) else {
                 deduplicator.forget(key)
                 return

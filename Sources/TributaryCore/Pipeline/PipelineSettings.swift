@@ -33,11 +33,17 @@ public struct PipelineSettings: Sendable {
         self.now = now
     }
 
-    /// Creates settings from feeds.json's top-level keys (`maxAge`, `maxItemsPerSource`, `include`, `exclude`).
+    /// Items kept per source when feeds.json sets no `maxItemsPerSource`: far more than any real feed holds at
+    /// once (a podcast's whole archive fits), few enough that a hostile feed of 700,000 tiny items cannot take
+    /// gigabytes. The newest are kept and a warning names the cap and the key that raises it.
+    public static let defaultMaxItemsPerSource = 5000
+
+    /// Creates settings from feeds.json's top-level keys (`maxAge`, `maxItemsPerSource`, `include`, `exclude`),
+    /// with ``defaultMaxItemsPerSource`` when it sets no cap.
     public init(configuration: FeedsConfiguration, now: @escaping @Sendable () -> Date = { Date() }) {
         self.init(
             maxAge: configuration.maxAge,
-            maxItemsPerSource: configuration.maxItemsPerSource,
+            maxItemsPerSource: configuration.maxItemsPerSource ?? Self.defaultMaxItemsPerSource,
             include: configuration.include,
             exclude: configuration.exclude,
             now: now
