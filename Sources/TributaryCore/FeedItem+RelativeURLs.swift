@@ -28,32 +28,14 @@ extension FeedItem {
 }
 
 extension FeedItem {
-    /// Leaves out every URL of the item that is not absolute (the fields of ``resolveRelativeURLs(against:)``; an
-    /// attachment without an absolute URL is left out whole), for a source that has no web address to resolve
-    /// them against, such as a feed read from a local file: a file's path is never a base, and SRC-5 asks for
-    /// absolute URLs. Returns one line per URL left out, such as `url "/2003/a.html"`.
+    /// Leaves out every URL of the item that is not absolute (the fields of ``resolveRelativeURLs(against:)``, and the
+    /// origin's and related links'; an attachment without an absolute URL is left out whole), for a source that has
+    /// no web address to resolve them against, such as a feed read from a local file: a file's path is never a base,
+    /// and SRC-5 asks for absolute URLs. Returns one line per URL left out, such as `url "/2003/a.html"`.
     public mutating func removeRelativeURLs() -> [String] {
-        var removed: [String] = []
-        func keep(_ string: String?, _ field: String) -> String? {
-            guard let string, !string.isEmpty else { return string }
-            if let scheme = URL(string: string)?.scheme, !scheme.isEmpty { return string }
-            removed.append("\(field) \"\(string.prefix(120))\"")
-            return nil
-        }
-        url = keep(url, "url")
-        externalURL = keep(externalURL, "external_url")
-        image = keep(image, "image")
-        bannerImage = keep(bannerImage, "banner_image")
-        attachments = attachments.filter { keep($0.url, "attachment url") != nil }
-        for index in authors.indices {
-            authors[index].url = keep(authors[index].url, "author url")
-            authors[index].avatar = keep(authors[index].avatar, "author avatar")
-        }
-        return removed
+        retainURLs { string in URL(string: string)?.scheme.map { !$0.isEmpty } ?? false }
     }
-}
 
-extension FeedItem {
     /// The schemes a link in any output may have: the web's and e-mail's. `javascript:`, `vbscript:`, `data:`,
     /// `file:` and the rest are not links a reader should be handed, whatever output carries them.
     public static let linkSchemes: Set<String> = ["http", "https", "mailto"]
@@ -68,13 +50,18 @@ extension FeedItem {
         return linkSchemes.contains(scheme)
     }
 
-    /// Leaves out every URL of the item whose scheme is not http, https or mailto: `url`, `external_url`, `image`,
-    /// `banner_image`, attachments (left out whole), authors' `url` and `avatar`, the origin's and related links'
-    /// `url`. Returns one line per URL left out, such as `url "javascript:alert(1)"`.
+    /// Leaves out every URL of the item whose scheme is not http, https or mailto (the fields of
+    /// ``removeRelativeURLs()``, and the origin's icon and logo). Returns one line per URL left out, such as
+    /// `url "javascript:alert(1)"`.
     public mutating func removeUnsafeURLs() -> [String] {
+        retainURLs(where: Self.isSafeLink)
+    }
+
+    /// Keeps the item's URLs for which `keeps` holds and leaves out the others; one line per URL left out.
+    private mutating func retainURLs(where keeps: (String) -> Bool) -> [String] {
         var removed: [String] = []
         func keep(_ string: String?, _ field: String) -> String? {
-            guard let string, !Self.isSafeLink(string) else { return string }
+            guard let string, !string.isEmpty, !keeps(string) else { return string }
             removed.append("\(field) \"\(string.prefix(120))\"")
             return nil
         }

@@ -148,12 +148,7 @@ public struct JSONFeedWriter: Sendable {
         }
         if !item.tags.isEmpty {
             member("tags", into: &buffer, first: &first)
-            buffer.append(0x5B)
-            for (index, tag) in item.tags.enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                string(tag, into: &buffer)
-            }
-            buffer.append(0x5D)
+            strings(item.tags, into: &buffer)
         }
         optional("language", item.language, into: &buffer, first: &first)
         if !item.attachments.isEmpty {
@@ -217,12 +212,7 @@ public struct JSONFeedWriter: Sendable {
             }
             if !origin.tags.isEmpty {
                 member("tags", into: &buffer, first: &firstInner)
-                buffer.append(0x5B)
-                for (index, tag) in origin.tags.enumerated() {
-                    if index > 0 { buffer.append(0x2C) }
-                    string(tag, into: &buffer)
-                }
-                buffer.append(0x5D)
+                strings(origin.tags, into: &buffer)
             }
             buffer.append(0x7D)
         }
@@ -268,6 +258,16 @@ public struct JSONFeedWriter: Sendable {
             buffer.append(0x5D)
         }
         buffer.append(0x7D)
+    }
+
+    /// An array of strings.
+    private static func strings(_ values: [String], into buffer: inout ByteWriter) {
+        buffer.append(0x5B)
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.append(0x2C) }
+            string(value, into: &buffer)
+        }
+        buffer.append(0x5D)
     }
 
     private static func authors(_ authors: [FeedItem.Author], into buffer: inout ByteWriter) {

@@ -552,6 +552,18 @@ import TributaryCore
         #expect(result.statuses[2].warnings.isEmpty)
     }
 
+    @Test func aSourcesWarningsAreCappedAndTheRestCounted() async throws {
+        // 250 items with relative links and no base: one warning each.
+        let items = (1...250).map { FeedItem(id: "i\($0)", url: "/relative/\($0)", title: "T\($0)") }
+        let source = PipelineSource(source: ScriptedSource.healthy("noisy", items), kind: "scripted")
+        let recorder = EventRecorder()
+        let result = try await pipeline([source]).run(onEvent: { recorder.record($0) })
+        let warnings = result.statuses[0].warnings.map(\.message)
+        #expect(warnings.count == 101)
+        #expect(warnings.last == "150 more warnings like these were not shown (the first 100 were)")
+        #expect(result.items.count == 250)
+    }
+
     @Test func feedsJSONWithoutACapGetsTheDefaultOne() throws {
         let configuration = FeedsConfiguration(file: URL(fileURLWithPath: "/tmp/feeds.json"), sources: [])
         #expect(

@@ -40,6 +40,11 @@ struct PipelineRouter {
     private var arrivalCounters: [Int]
     /// Items of each source left out by its cap (`maxItems`, `maxItemsPerSource` or the default), for the warning.
     private var cappedCounts: [Int]
+    /// Warnings of each source beyond ``warningLimit``, counted instead of kept.
+    private var unreportedWarnings: [Int]
+    /// Warnings kept per source: a hostile source (169,092 warnings from one push server) must not fill the
+    /// terminal, the digest and memory; the rest are counted and summed up in one last warning.
+    static let warningLimit = 100
 
     init(sources: [PipelineSource], settings: PipelineSettings, store: any ItemStore, logger: Logger) {
         self.sources = sources
@@ -54,6 +59,7 @@ struct PipelineRouter {
         keptKeys = Array(repeating: [], count: sources.count)
         arrivalCounters = Array(repeating: 0, count: sources.count)
         cappedCounts = Array(repeating: 0, count: sources.count)
+        unreportedWarnings = Array(repeating: 0, count: sources.count)
     }
 
     /// The run's outcome so far: kept items in digest order and every status.
@@ -159,6 +165,14 @@ struct PipelineRouter {
                 publish
             )
         }
+        if unreportedWarnings[index] > 0 {
+            let count = unreportedWarnings[index]
+            unreportedWarnings[index] = 0
+            statuses[index].warnings.append(
+                SourceWarning("\(count) more warnings like these were not shown (the first \(Self.warningLimit) were)")
+            )
+            await publish(.warning(sources[index].id, statuses[index].warnings[statuses[index].warnings.count - 1]))
+        }
         terminated[index] = true
         statuses[index].state = state
         statuses[index].duration = clock.now - startedAt
@@ -170,6 +184,10 @@ struct PipelineRouter {
     }
 
     private mutating func warn(_ index: Int, _ warning: SourceWarning, _ publish: Publish) async {
+        guard statuses[index].warnings.count < Self.warningLimit else {
+            unreportedWarnings[index] += 1
+            return
+        }
         statuses[index].warnings.append(warning)
         await publish(.warning(sources[index].id, warning))
         await publish(.sourceStatusChanged(statuses[index]))
