@@ -47,8 +47,13 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         "source '\(sourceID)': \(reasonDescription)"
     }
 
-    /// The reason as one readable line, without the source id (for tables that name the source already).
+    /// The reason as one readable line, without the source id (for tables that name the source already). A
+    /// password written into a URL (`https://user:secret@host/`) never appears in it.
     public var reasonDescription: String {
+        URLCredentials.redacted(unredactedReason)
+    }
+
+    private var unredactedReason: String {
         switch reason {
         case .fileNotFound(let path):
             return "\(path): no such file; check the path, which is relative to the directory holding feeds.json"

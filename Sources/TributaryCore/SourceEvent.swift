@@ -38,8 +38,9 @@ public struct SourceWarning: Hashable, Sendable, CustomStringConvertible {
     /// Where in the input it happened: a line (and column), an item index or a frame number, as text.
     public var location: String?
 
+    /// A warning; a password written into a URL in `message` (`https://user:secret@host/`) is left out.
     public init(_ message: String, location: String? = nil) {
-        self.message = message
+        self.message = URLCredentials.redacted(message)
         self.location = location
     }
 

@@ -70,4 +70,20 @@ import TributaryCore
         #expect(FeedText.withoutFormatControls("שלום \u{200F}world – ok") == "שלום \u{200F}world – ok")
         #expect(FeedText.withoutFormatControls("plain") == "plain")
     }
+
+    @Test(arguments: [
+        ("https://user:s3cret@feeds.example/a.xml: HTTP status 401", "https://feeds.example/a.xml: HTTP status 401"),
+        ("see http://a@b.example/x and https://u:p@c.example?q=1", "see http://b.example/x and https://c.example?q=1"),
+        ("mail me@example.com about https://example.com/a@b", "mail me@example.com about https://example.com/a@b"),
+        ("no url here", "no url here"),
+    ])
+    func credentialsInURLsAreLeftOut(_ text: String, _ expected: String) {
+        #expect(URLCredentials.redacted(text) == expected)
+        let error = SourceError(
+            sourceID: "s",
+            reason: .httpStatus(url: "https://user:s3cret@feeds.example/a", status: 401)
+        )
+        #expect(error.description == "source 's': https://feeds.example/a: HTTP status 401")
+        #expect(SourceWarning(text).message == expected)
+    }
 }
