@@ -30,7 +30,7 @@ struct ConfigOptions: ParsableArguments {
 
     /// The logger for this run: warnings and errors by default, everything with `--verbose`.
     func makeLogger() -> Logger {
-        var logger = Logger(label: "tributary") { label in StreamLogHandler.standardError(label: label) }
+        var logger = Logger(label: "tributary") { label in TerminalLogHandler(label: label) }
         logger.logLevel = verbose ? .debug : .warning
         return logger
     }

@@ -62,6 +62,25 @@ import Testing
         #expect(result.standardError.contains("fatal: no token"))
     }
 
+    @Test func verboseOutputCopiesAProgramsStandardErrorWithoutItsEscapeSequences() async throws {
+        let workspace = try Workspace()
+        try workspace.write("feed.xml", Self.rss)
+        // A window title, a colour and a cursor movement: none of them may reach the terminal.
+        try workspace.write(
+            "noisy.sh",
+            "printf '\\033]0;pwned\\007\\033[31mred alert\\033[0m\\033[2J\\n' >&2\ncat feed.xml\n"
+        )
+        try workspace.write(
+            "feeds.json",
+            #"{ "sources": [ { "id": "noisy", "kind": "exec", "command": ["sh", "noisy.sh"], "timeout": "20s" } ] }"#
+        )
+        let result = try await run(["summary", "-v"], in: workspace.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("red alert"))
+        #expect(!result.standardError.contains("\u{1B}"))
+        #expect(!result.standardError.contains("\u{07}"))
+    }
+
     @Test func validateAcceptsAnExecEntryAndRejectsABadOne() async throws {
         let workspace = try Workspace()
         try workspace.write(
