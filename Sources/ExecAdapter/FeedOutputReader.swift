@@ -10,6 +10,9 @@ import TributaryCore
 final class FeedOutputReader {
     /// The most bytes of a JSON Feed document kept in memory: 64 MiB.
     static let maximumDocumentSize = 64 * 1024 * 1024
+    /// The longest line of a JSON lines stream kept: one item. A longer line is skipped, with a warning, up to its
+    /// end.
+    static let maximumLineLength = 16 * 1024 * 1024
 
     private enum State {
         case undetermined([UInt8])
@@ -21,6 +24,8 @@ final class FeedOutputReader {
 
     private let sourceID: SourceID
     private var state: State
+    /// Whether the stream is inside a line over ``maximumLineLength``, being skipped to its end.
+    private var skippingLongLine = false
 
     /// Creates a reader; `stream` reads JSON lines instead of one document.
     init(sourceID: SourceID, stream: Bool) {
@@ -73,16 +78,37 @@ final class FeedOutputReader {
         case .other:
             return ([], [])
         case .lines(var pending, var lineNumber):
-            pending += bytes
+            state = .other("")  // Not kept while `pending` is mutated, so it is not copied.
             var items: [FeedItem] = []
             var warnings: [SourceWarning] = []
-            var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            // Only the new bytes are searched for line ends: a long line is not scanned again with every chunk.
+            var start = bytes.startIndex
+            while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 lineNumber += 1
-                decodeLine(pending[start..<newline], number: lineNumber, items: &items, warnings: &warnings)
+                if skippingLongLine {
+                    skippingLongLine = false
+                } else {
+                    pending += bytes[start..<newline]
+                    decodeLine(pending[...], number: lineNumber, items: &items, warnings: &warnings)
+                }
+                pending.removeAll(keepingCapacity: pending.count <= 1 << 20)
                 start = newline + 1
             }
-            state = .lines(pending: Array(pending[start...]), lineNumber: lineNumber)
+            if !skippingLongLine {
+                pending += bytes[start...]
+                if pending.count > Self.maximumLineLength {
+                    skippingLongLine = true
+                    pending = []
+                    warnings.append(
+                        SourceWarning(
+                            "skipped a line longer than \(Self.maximumLineLength / (1024 * 1024)) MiB (one item per line "
+                                + "is expected)",
+                            location: "line \(lineNumber + 1)"
+                        )
+                    )
+                }
+            }
+            state = .lines(pending: pending, lineNumber: lineNumber)
             return (items, warnings)
         }
     }
@@ -126,7 +152,9 @@ final class FeedOutputReader {
         case .lines(let pending, let lineNumber):
             var items: [FeedItem] = []
             var warnings: [SourceWarning] = []
-            decodeLine(pending[...], number: lineNumber + 1, items: &items, warnings: &warnings)
+            if !skippingLongLine {
+                decodeLine(pending[...], number: lineNumber + 1, items: &items, warnings: &warnings)
+            }
             return (items, warnings)
         }
     }

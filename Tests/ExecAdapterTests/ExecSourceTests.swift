@@ -112,6 +112,27 @@ import TributaryCore
         }
     }
 
+    @Test func aStreamLineLongerThanTheCapIsSkippedAndTheNextLinesRead() async throws {
+        try await withFixtureDirectory { directory in
+            // One item, then a 20 MiB line of junk with no newline for a long while, then two more items.
+            let script = """
+                echo '{"id": "a", "content_text": "first"}'
+                head -c 20971520 /dev/zero | tr '\\0' 'x'
+                echo
+                echo '{"id": "b", "content_text": "second"}'
+                echo '{"id": "c", "content_text": "third"}'
+                """
+            try script.write(to: directory.appendingPathComponent("long.sh"), atomically: true, encoding: .utf8)
+            let started = ContinuousClock.now
+            let events = try await run(makeSource(["sh", "long.sh"], in: directory, stream: true))
+            #expect(events.items.map(\.id) == ["a", "b", "c"])
+            #expect(events.warnings.map(\.location) == ["line 2"])
+            #expect(events.warnings.first?.message.contains("longer than 16 MiB") == true)
+            #expect(events.last == .finished)
+            #expect(ContinuousClock.now - started < .seconds(30))
+        }
+    }
+
     @Test func argsEnvAndCwdReachTheProgram() async throws {
         try await withFixtureDirectory { directory in
             let sub = directory.appendingPathComponent("sub")
