@@ -90,6 +90,8 @@ enum OutputChecker {
         let name = String(rest.prefix { $0 != " " })
         guard elements.contains(name) else { return "element <\(name)>" }
         rest = rest.dropFirst(name.count)
+        // Void elements are written `<br />`: the slash closes nothing and is no attribute.
+        if voidElements.contains(name), rest.hasSuffix(" /") { rest = rest.dropLast(2) }
         while !rest.isEmpty {
             guard rest.first == " " else { return "no space before an attribute in <\(tag)>" }
             rest = rest.dropFirst()
