@@ -40,15 +40,13 @@ extension FeedSAXHandler {
             beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
         case .atomCategory where inChannel:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                addChannelTag(FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false))
+                Self.addTag(Self.attributeText(term), to: &channelTags)
             } else {
                 beginCapture(.category, scope: .channel, depth: depth, type: .text)
             }
         case .itunesCategory where inChannel || parent == .itunesCategory:
             // Nested categories (`Technology` > `Gadgets`) are each a tag, as feedparser reads them.
-            if let name = attributes.value("text") {
-                addChannelTag(FeedText.plainText(Array(name.utf8), stripTags: false, decodeEntities: false))
-            }
+            if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &channelTags) }
         case .url where parent == .image:
             beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
         case .atomLink where inChannel:
@@ -94,9 +92,9 @@ extension FeedSAXHandler {
             let value = trimmedText()
             if !value.isEmpty, channelID == nil { channelID = value }
         case .category, .dcSubject:
-            addChannelTag(FeedText.plainText(text.bytes))
+            Self.addTag(FeedText.plainText(text.bytes), to: &channelTags)
         case .itunesKeywords:
-            for keyword in FeedText.plainText(text.bytes).split(separator: ",") { addChannelTag(String(keyword)) }
+            Self.addKeywords(FeedText.plainText(text.bytes), to: &channelTags)
         case .description, .dcDescription, .atomSubtitle, .itunesSummary:
             if channelDescription == nil {
                 channelDescription =
@@ -129,11 +127,5 @@ extension FeedSAXHandler {
         default:
             break
         }
-    }
-
-    /// Adds a feed-level tag once, trimmed; empty ones are dropped.
-    func addChannelTag(_ tag: String) {
-        let tag = Self.trimmed(tag)
-        if !tag.isEmpty, !channelTags.contains(tag) { channelTags.append(tag) }
     }
 }

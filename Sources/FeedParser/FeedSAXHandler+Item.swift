@@ -66,7 +66,7 @@ extension FeedSAXHandler {
             beginCapture(kind, scope: .author, depth: depth, type: .text)
         case .atomCategory where direct:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                let tag = FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false)
+                let tag = Self.attributeText(term)
                 if !tag.isEmpty { item.tags.append(tag) }
             } else {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
@@ -95,10 +95,7 @@ extension FeedSAXHandler {
         case .mediaCategory where inMedia:
             beginCapture(.category, scope: .item, depth: depth, type: .text)
         case .itunesCategory where direct || parent == .itunesCategory:
-            if let name = attributes.value("text") {
-                let tag = Self.trimmed(FeedText.plainText(Array(name.utf8), stripTags: false, decodeEntities: false))
-                if !tag.isEmpty, !item.tags.contains(tag) { item.tags.append(tag) }
-            }
+            if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &item.tags) }
         case .mediaTitle where inMedia:
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .mediaThumbnail where inMedia:
@@ -140,8 +137,7 @@ extension FeedSAXHandler {
             authorScope = .origin
         case .atomCategory:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                let tag = Self.trimmed(FeedText.plainText(Array(term.utf8), stripTags: false, decodeEntities: false))
-                if !tag.isEmpty, !origin.tags.contains(tag) { origin.tags.append(tag) }
+                Self.addTag(Self.attributeText(term), to: &origin.tags)
             }
         case .atomLink:
             let rel = attributes.value("rel") ?? "alternate"
@@ -203,13 +199,9 @@ extension FeedSAXHandler {
                 item.authors.append(author)
             }
         case .category, .dcSubject:
-            let tag = FeedText.plainText(text.bytes)
-            if !tag.isEmpty, item.tags.contains(tag) == false { item.tags.append(tag) }
+            Self.addTag(FeedText.plainText(text.bytes), to: &item.tags)
         case .itunesKeywords:
-            for keyword in FeedText.plainText(text.bytes).split(separator: ",") {
-                let tag = Self.trimmed(String(keyword))
-                if !tag.isEmpty, !item.tags.contains(tag) { item.tags.append(tag) }
-            }
+            Self.addKeywords(FeedText.plainText(text.bytes), to: &item.tags)
         case .itunesDuration:
             item.itunesDuration = Self.duration(trimmedText())
         case .language, .dcLanguage:
@@ -291,4 +283,22 @@ extension FeedSAXHandler {
     }
 
     private func nonEmpty(_ string: String) -> String? { string.isEmpty ? nil : string }
+
+    /// Adds `tag` to `tags` once, the white space around it trimmed; an empty one is dropped. Items, feeds and an
+    /// Atom source collect their categories through here.
+    static func addTag(_ tag: String, to tags: inout [String]) {
+        let tag = trimmed(tag)
+        if !tag.isEmpty, !tags.contains(tag) { tags.append(tag) }
+    }
+
+    /// iTunes `keywords`: comma-separated tags.
+    static func addKeywords(_ keywords: String, to tags: inout [String]) {
+        for keyword in keywords.split(separator: ",") { addTag(String(keyword), to: &tags) }
+    }
+
+    /// An attribute's value as plain text (a category's `term`, `label` or `text`): white space collapsed, nothing
+    /// decoded again (libxml2 decoded its references).
+    static func attributeText(_ value: String) -> String {
+        FeedText.plainText(Array(value.utf8), stripTags: false, decodeEntities: false)
+    }
 }

@@ -318,18 +318,14 @@ final class FeedSAXHandler {
             }
         case .atomAuthor, .atomContributor:
             if let author {
-                if author.name != nil || author.email != nil || author.url != nil, authorScope == .origin {
-                    if frame.kind == .atomAuthor {
-                        origin.authors.append(author)
-                    } else {
-                        origin.contributors.append(author)
-                    }
-                } else if author.name != nil || author.email != nil || author.url != nil {
-                    switch (authorScope == .item, frame.kind == .atomAuthor) {
-                    case (true, true): item.authors.append(author)
-                    case (true, false): item.contributors.append(author)
-                    case (false, true): channelAuthors.append(author)
-                    case (false, false): channelContributors.append(author)
+                if author.name != nil || author.email != nil || author.url != nil {
+                    let isAuthor = frame.kind == .atomAuthor
+                    switch authorScope {
+                    case .item: if isAuthor { item.authors.append(author) } else { item.contributors.append(author) }
+                    case .origin:
+                        if isAuthor { origin.authors.append(author) } else { origin.contributors.append(author) }
+                    default:
+                        if isAuthor { channelAuthors.append(author) } else { channelContributors.append(author) }
                     }
                 }
                 self.author = nil
