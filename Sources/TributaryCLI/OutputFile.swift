@@ -41,8 +41,10 @@ enum OutputFile {
         }
         let target = try resolvingLinks(path)
         switch kind(of: target) {
-        case .missing, .regular(_):
-            try writeAtomically(data, to: target, shownAs: path)
+        case .missing:
+            try writeAtomically(data, to: target, shownAs: path, keeping: nil)
+        case .regular(let permissions):
+            try writeAtomically(data, to: target, shownAs: path, keeping: permissions)
         case .device, .pipe:
             try writeInPlace(data, to: target, shownAs: path)
         case .directory:
@@ -105,7 +107,14 @@ enum OutputFile {
         throw WriteError(path: path, detail: "it is a symbolic link that goes round in a loop")
     }
 
-    private static func writeAtomically(_ data: Data, to path: String, shownAs shown: String) throws {
+    /// Writes through a temporary file renamed over `path`, with `permissions` (an existing file's) or else
+    /// `0666 & ~umask`.
+    private static func writeAtomically(
+        _ data: Data,
+        to path: String,
+        shownAs shown: String,
+        keeping existing: mode_t?
+    ) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         removeLeftovers(of: name, in: directory.isEmpty ? "." : directory)
@@ -125,7 +134,7 @@ enum OutputFile {
             failure = error.detail
         }
         let permissions: mode_t
-        if case .regular(let existing) = kind(of: path) {
+        if let existing {
             permissions = existing
         } else {
             let mask = umask(0o022)
