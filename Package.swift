@@ -41,13 +41,19 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
         [
             "FeedParser",
             "HTMLSanitizer",
-            .product(name: "WSClient", package: "swift-websocket"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ],
-        []
+        [
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]
     ),
 ]
 
@@ -94,8 +100,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
-        // The push source's WebSocket client, and the simulator's server (which the HTTP adapters' tests use too).
-        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // The push source's own WebSocket client: the handshake's SHA-1 and TLS for wss:// (both already required
+        // by async-http-client).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The push simulator's server (which the HTTP adapters' tests use too).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // The HTML digest is drawn through a Mustache template: the built-in one, or the user's (`--template`).

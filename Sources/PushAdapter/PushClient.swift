@@ -43,6 +43,9 @@ struct PushClient: Sendable {
         case listenWindowClosed
         /// Connecting or reading failed.
         case failed(String)
+        /// The server's `seq` went below the cursor (a `ready` or `heartbeat` under the last accepted item): it was
+        /// restarted or its history reset. The cursor is cleared and the next connection reads the whole backlog.
+        case serverReset(from: Int64, to: Int64)
         /// The task was cancelled.
         case cancelled
     }
@@ -78,14 +81,19 @@ struct PushClient: Sendable {
             let target = PushURL.resuming(url, after: resumeAt)
             connections += 1
             logger.debug("push: connecting", metadata: ["url": "\(target)", "attempt": "\(connections)"])
+            let resetsBefore = state.withLock(\.resets)
             let end = await connectOnce(to: target, state: state, sink: sink, deadline: deadline)
-            let (frames, pending) = state.withLock { ($0.framesOnConnection, $0.takePending()) }
+            let (frames, pending, resets) = state.withLock { ($0.framesOnConnection, $0.takePending(), $0.resets) }
             await sink.items(pending)
             if frames > 0 { everConnected = true }
 
             switch end {
             case .cancelled:
                 throw CancellationError()
+            case _ where resets > resetsBefore && resets == 1:
+                // The server went back on this connection (however the connection then ended): the first reset is
+                // followed at once, without `after=`; a server that keeps going back waits like any other drop.
+                continue
             case .listenWindowClosed:
                 await finishOneShot(
                     state: state,
@@ -100,6 +108,8 @@ struct PushClient: Sendable {
                     "no frame for \(DurationFormat.string(heartbeatTimeout)) (heartbeatTimeout): the connection is presumed dead; reconnecting",
                     location: target
                 )
+            case .serverReset:
+                break
             case .closed:
                 logger.debug("push: server closed the connection", metadata: ["frames": "\(frames)"])
             case .failed(let detail):
@@ -163,9 +173,17 @@ struct PushClient: Sendable {
             return
         }
         if !state.withLock(\.readySeen) {
-            await sink.warning(
-                "the server sent no 'ready' frame within the listen window of \(DurationFormat.string(listen)); the backlog may be incomplete"
+            // Items may be missing, and nothing says how many: a failure (exit 1) that keeps what did arrive, never
+            // a quiet "ok".
+            await sink.failed(
+                SourceError(
+                    sourceID: sourceID,
+                    reason: .incomplete(
+                        "the server sent no 'ready' frame within the listen window of \(DurationFormat.string(listen)), so its backlog may be incomplete\(lastFailure.map { " (last connection: \($0))" } ?? ""); raise \"listen\" or check the server"
+                    )
+                )
             )
+            return
         }
         await sink.finished()
     }
@@ -173,8 +191,16 @@ struct PushClient: Sendable {
     /// Sends the last accepted `seq` as the source's checkpoint, when this client sends checkpoints and the cursor
     /// moved past where the run started. Called after every item was handed to the sink.
     private func sendCheckpoint(state: LockedValue<PushCursor>, startedAfter: Int64?, sink: EventSink) async {
-        guard sendsCheckpoints, let seq = state.withLock(\.lastSeq), seq != startedAfter else { return }
-        await sink.checkpoint(SourceCheckpoint([Self.checkpointKey: String(seq)]))
+        guard sendsCheckpoints else { return }
+        let (seq, wasReset) = state.withLock { ($0.lastSeq, $0.wasReset) }
+        if let seq {
+            guard seq != startedAfter || wasReset else { return }
+            await sink.checkpoint(SourceCheckpoint([Self.checkpointKey: String(seq)]))
+        } else if wasReset {
+            // The server went back and has sent nothing since: forget the old cursor, so the next run does not
+            // find the reset again.
+            await sink.checkpoint(SourceCheckpoint([:]))
+        }
     }
 
     /// One connection raced against the watchdog.
@@ -189,23 +215,31 @@ struct PushClient: Sendable {
         let heartbeatTimeout = heartbeatTimeout
         let maxMessageSize = maxMessageSize
         let sourceID = sourceID
+        // A frame that ends the connection from inside (a server reset) says so here.
+        let (endings, ending) = AsyncStream<ConnectionEnd>.makeStream()
         return await withTaskGroup(of: ConnectionEnd.self) { group in
             group.addTask {
                 do {
-                    try await transport.connect(to: target) { text in
+                    try await transport.connect(to: target) { message in
                         lastActivity.withLock { $0 = clock.now }
-                        await Self.handle(
-                            text,
+                        if let end = await Self.handle(
+                            message,
                             sourceID: sourceID,
                             maxMessageSize: maxMessageSize,
                             state: state,
                             sink: sink
-                        )
+                        ) {
+                            ending.yield(end)
+                        }
                     }
                     return Task.isCancelled ? .cancelled : .closed
                 } catch {
                     return Task.isCancelled ? .cancelled : .failed(Self.describe(error))
                 }
+            }
+            group.addTask {
+                for await end in endings { return end }
+                return .cancelled
             }
             group.addTask {
                 while true {
@@ -223,23 +257,36 @@ struct PushClient: Sendable {
             }
             let first = await group.next() ?? .cancelled
             group.cancelAll()
+            ending.finish()
             while await group.next() != nil {}
             return Task.isCancelled ? .cancelled : first
         }
     }
 
     /// Decodes one message and emits what it yields.
+    /// - Returns: how the connection must end, when this message ends it (a server reset).
     private static func handle(
-        _ text: String?,
+        _ message: PushMessage,
         sourceID: SourceID,
         maxMessageSize: Int,
         state: LockedValue<PushCursor>,
         sink: EventSink
-    ) async {
-        guard let text else {
+    ) async -> ConnectionEnd? {
+        let text: String
+        switch message {
+        case .binary:
             state.withLock { $0.receiveMalformed() }
             await sink.warning("skipped a binary message; the push protocol uses text frames")
-            return
+            return nil
+        case .oversized(let size, let seq):
+            let moved = state.withLock { $0.skip(seq: seq) }
+            let error = PushFrameError.oversized(size: size, limit: maxMessageSize)
+            let place = seq.map { " (seq \($0))" } ?? ""
+            let cursor = moved ? "; the cursor moved past it" : ""
+            await sink.warning("\(error.description)\(place)\(cursor); raise maxMessageSize to read such messages")
+            return nil
+        case .text(let received):
+            text = received
         }
         switch PushFrame.decodeReporting(text, maxSize: maxMessageSize) {
         case .failure(let error):
@@ -253,9 +300,18 @@ struct PushClient: Sendable {
                 frame = .item(seq: seq, item: JSONFeedDocumentReader.prepared(item, sourceID: sourceID, base: nil))
                 for problem in problems { await sink.warning("item \(seq): \(problem)") }
             }
-            let action = state.withLock { $0.receive(frame) }
-            if case .emit(let items) = action { await sink.items(items) }
+            switch state.withLock({ $0.receive(frame) }) {
+            case .none: break
+            case .emit(let items): await sink.items(items)
+            case .reset(let from, let to):
+                await sink.items(state.withLock { $0.takePending() })
+                await sink.warning(
+                    "the server's seq went back from \(from) to \(to) (it was restarted or its history was reset); reading its backlog again from the start"
+                )
+                return .serverReset(from: from, to: to)
+            }
         }
+        return nil
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -9,6 +9,9 @@ struct PushCursor: Sendable {
         case none
         /// Emit these items now.
         case emit([FeedItem])
+        /// The server's `seq` went back below the cursor: it was restarted. The cursor is cleared; the connection
+        /// must end, and the next one reads the server's whole backlog.
+        case reset(from: Int64, to: Int64)
     }
 
     /// How many backlog items are held before they are emitted as one batch.
@@ -20,6 +23,10 @@ struct PushCursor: Sendable {
     private(set) var readySeen = false
     /// Item frames at or below ``lastSeq``, ignored.
     private(set) var repeatsIgnored = 0
+    /// How many times the server's `seq` went back below the cursor (see ``Action/reset(from:to:)``).
+    private(set) var resets = 0
+    /// Whether the server's `seq` ever went back below the cursor.
+    var wasReset: Bool { resets > 0 }
     /// Frames (of any type) received on the current connection.
     private(set) var framesOnConnection = 0
     /// Whether the current connection has sent `ready`.
@@ -51,13 +58,32 @@ struct PushCursor: Sendable {
             pending.append(item)
             if readyOnConnection || pending.count >= Self.backlogBatchSize { return .emit(takePending()) }
             return .none
-        case .ready:
+        case .ready(let seq):
+            if let reset = resetIfBehind(seq) { return reset }
             readySeen = true
             readyOnConnection = true
             return pending.isEmpty ? .none : .emit(takePending())
-        case .heartbeat:
-            return .none
+        case .heartbeat(let seq):
+            return resetIfBehind(seq) ?? .none
         }
+    }
+
+    /// Moves the cursor past a message that was too large to read, when its `seq` is known and ahead of the cursor.
+    /// - Returns: whether the cursor moved.
+    mutating func skip(seq: Int64?) -> Bool {
+        framesOnConnection += 1
+        guard let seq, seq > (lastSeq ?? -1) else { return false }
+        lastSeq = seq
+        return true
+    }
+
+    /// A `ready` or `heartbeat` carries the server's current `seq`, which never goes below an item it sent: when it
+    /// does, the server started again, and the cursor is cleared.
+    private mutating func resetIfBehind(_ seq: Int64) -> Action? {
+        guard let last = lastSeq, seq < last else { return nil }
+        lastSeq = nil
+        resets += 1
+        return .reset(from: last, to: seq)
     }
 
     /// Counts a malformed frame (it still shows the connection is alive).

@@ -5,7 +5,7 @@
 struct SimulatedPushTransport: PushTransport {
     let timeline: PushSimulatorTimeline
 
-    func connect(to url: String, onMessage: @escaping @Sendable (String?) async -> Void) async throws {
-        _ = try await timeline.serve(after: PushURL.after(in: url)) { frame in await onMessage(frame) }
+    func connect(to url: String, onMessage: @escaping @Sendable (PushMessage) async -> Void) async throws {
+        _ = try await timeline.serve(after: PushURL.after(in: url)) { frame in await onMessage(.text(frame)) }
     }
 }

@@ -39,6 +39,9 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge(limit: Int, unit: String)
         /// The network or the remote end failed.
         case connection(url: String, detail: String)
+        /// The source delivered what it could but cannot tell that it is everything (a push server that never
+        /// said its backlog was complete); the items it did deliver are kept.
+        case incomplete(String)
         /// Any other failure, described by the adapter.
         case other(String)
     }
@@ -80,6 +83,8 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "larger than the limit of \(limit) \(unit)"
         case .connection(let url, let detail):
             return "\(url): \(detail)"
+        case .incomplete(let detail):
+            return "incomplete: \(detail)"
         case .other(let detail):
             return detail
         }

@@ -66,6 +66,63 @@ import TributaryCore
         #expect(await second.events.last == .finished)
     }
 
+    @Test func repeatedRunsAgainstAServerThatDropsEveryFewFramesGetEveryItemExactlyOnce() async throws {
+        // A flaky server: the connection drops after every 3 frames. Six one-shot runs in a row, each resuming from
+        // the last one's checkpoint, must together hold every item the server published up to the last one, each
+        // once, and every run must reach `ready` (no silent loss behind an "ok").
+        let configuration = PushSimulatorConfiguration(seed: 31, rate: 15, backlog: 40, dropEvery: 3, epoch: testEpoch)
+        let runs = try await withSimulator(configuration) { port in
+            var saved = SourceCheckpoint()
+            var runs: [[SourceEvent]] = []
+            for _ in 0..<6 {
+                var context = testContext(mode: .oneShot)
+                context.savedState = saved
+                var options = PushOptions(url: "ws://127.0.0.1:\(port)/feed", listen: .milliseconds(700))
+                options.reconnect.initialDelay = .milliseconds(20)
+                let recorder = EventRecorder()
+                try await PushSource(id: "wire", options: options, context: context)
+                    .run(into: EventSink { await recorder.append($0) })
+                let events = await recorder.events
+                saved = checkpoints(events).last ?? saved
+                runs.append(events)
+            }
+            return runs
+        }
+        var all: [Int64] = []
+        for events in runs {
+            #expect(events.last == .finished, "a run did not finish cleanly: \(String(describing: events.last))")
+            all += events.flatMap { event -> [FeedItem] in
+                guard case .items(let items) = event else { return [] }
+                return items
+            }.compactMap(seq(of:))
+        }
+        // The backlog is the last 40 items when the first run connects (live items may have begun by then).
+        let first = try #require(all.first)
+        #expect(first <= 2)
+        #expect(all == Array(first...(all.last ?? 0)), "every item once, in order, none missing: \(all)")
+        #expect(all.count > 40, "the backlog and live items: \(all.count)")
+    }
+
+    @Test func aRestartedServerIsReadAgainFromItsBacklogWithAWarning() async throws {
+        // The saved cursor is from a server's earlier life (seq 500); this one has published 5 items since it
+        // started again. Its `ready` at 5 is below the cursor: a reset, not "nothing new".
+        let configuration = PushSimulatorConfiguration(seed: 4, rate: 0, backlog: 5, epoch: testEpoch)
+        let afters = Locked<[Int64?]>([])
+        let recorder = EventRecorder()
+        try await withSimulator(configuration, onConnection: { after in afters.withLock { $0.append(after) } }) {
+            port in
+            try await source(port: port, savedState: SourceCheckpoint(["seq": "500"]), listen: .milliseconds(800))
+                .run(into: EventSink { await recorder.append($0) })
+        }
+        #expect(afters.value == [500, nil])
+        #expect(await recorder.items.compactMap(seq(of:)) == [1, 2, 3, 4, 5])
+        let warnings = await recorder.warnings.map(\.message)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("went back from 500 to 5") == true, "\(warnings)")
+        #expect(checkpoints(await recorder.events) == [SourceCheckpoint(["seq": "5"])])
+        #expect(await recorder.events.last == .finished)
+    }
+
     @Test func aRunWithNothingNewSendsNoItemsAndNoNewCheckpoint() async throws {
         let configuration = PushSimulatorConfiguration(seed: 2, rate: 0, backlog: 8, epoch: testEpoch)
         let recorder = EventRecorder()

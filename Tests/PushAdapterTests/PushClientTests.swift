@@ -10,8 +10,17 @@ import TributaryCore
 private final class ScriptedTransport: PushTransport {
     enum Ending: Sendable { case close, fail(String), hang }
     struct Script: Sendable {
-        var frames: [String]
+        var messages: [PushMessage]
         var ending: Ending
+
+        init(frames: [String], ending: Ending) {
+            self.init(messages: frames.map { .text($0) }, ending: ending)
+        }
+
+        init(messages: [PushMessage], ending: Ending) {
+            self.messages = messages
+            self.ending = ending
+        }
     }
 
     private let scripts: Locked<[Script]>
@@ -23,10 +32,10 @@ private final class ScriptedTransport: PushTransport {
 
     var connectedURLs: [String] { urls.withLock { $0 } }
 
-    func connect(to url: String, onMessage: @escaping @Sendable (String?) async -> Void) async throws {
+    func connect(to url: String, onMessage: @escaping @Sendable (PushMessage) async -> Void) async throws {
         urls.withLock { $0.append(url) }
         let script = scripts.withLock { $0.isEmpty ? Script(frames: [], ending: .fail("refused")) : $0.removeFirst() }
-        for frame in script.frames { await onMessage(frame) }
+        for message in script.messages { await onMessage(message) }
         switch script.ending {
         case .close: return
         case .fail(let message): throw TestTransportError(message: message)
@@ -61,6 +70,7 @@ private actor Recorder {
 @Suite struct PushClientTests {
     private func frame(_ seq: Int64) -> String { PushFrame.item(seq: seq, item: FeedItem(id: "i\(seq)")).encoded() }
     private func ready(_ seq: Int64) -> String { PushFrame.ready(seq: seq).encoded() }
+    private func heartbeat(_ seq: Int64) -> String { PushFrame.heartbeat(seq: seq).encoded() }
 
     private func client(
         _ transport: ScriptedTransport,
@@ -177,14 +187,91 @@ private actor Recorder {
         #expect(await recorder.events.last == .finished)
     }
 
-    @Test func oneShotWithoutReadyFinishesAtTheListenWindowWithAWarning() async throws {
+    @Test func oneShotWithoutReadyKeepsItsItemsButIsReportedIncomplete() async throws {
         let transport = ScriptedTransport([.init(frames: [frame(1)], ending: .hang)])
         let recorder = Recorder()
         let client = client(transport, mode: .oneShot, listen: .milliseconds(200), delays: Locked([]))
         try await client.run(into: EventSink { await recorder.append($0) })
         #expect(await recorder.items.map(\.id) == ["i1"])
-        #expect(await recorder.warnings.contains { $0.message.contains("no 'ready'") })
+        guard case .failed(let error) = await recorder.events.last, case .incomplete(let detail) = error.reason else {
+            Issue.record("expected an incomplete failure, got \(await recorder.events)")
+            return
+        }
+        #expect(detail.contains("no 'ready'"))
+        #expect(detail.contains("listen"))
+    }
+
+    @Test func anOversizedMessageIsSkippedWithAWarningAndTheCursorMovesPastIt() async throws {
+        let transport = ScriptedTransport([
+            .init(
+                messages: [.text(frame(1)), .oversized(size: 5_000_000, seq: 2), .text(frame(3)), .text(ready(3))],
+                ending: .hang
+            )
+        ])
+        let recorder = Recorder()
+        var client = client(transport, mode: .oneShot, listen: .milliseconds(200), delays: Locked([]))
+        client.sendsCheckpoints = true
+        try await client.run(into: EventSink { await recorder.append($0) })
+        #expect(await recorder.items.map(\.id) == ["i1", "i3"])
+        let warnings = await recorder.warnings.map(\.message)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("5000000-byte") == true)
+        #expect(warnings.first?.contains("seq 2") == true)
+        #expect(warnings.first?.contains("maxMessageSize") == true)
+        #expect(await recorder.events.contains(.checkpoint(SourceCheckpoint(["seq": "3"]))))
         #expect(await recorder.events.last == .finished)
+    }
+
+    @Test func anOversizedMessageThatIsTheLastOneStillMovesTheCursor() async throws {
+        // The next run must not ask for the same message again: the checkpoint holds its seq.
+        let transport = ScriptedTransport([
+            .init(messages: [.oversized(size: 9_000_000, seq: 7), .text(ready(7))], ending: .hang)
+        ])
+        let recorder = Recorder()
+        var client = client(transport, mode: .oneShot, listen: .milliseconds(200), delays: Locked([]))
+        client.savedCursor = "6"
+        client.sendsCheckpoints = true
+        try await client.run(into: EventSink { await recorder.append($0) })
+        #expect(transport.connectedURLs == ["ws://127.0.0.1:1/feed?after=6"])
+        #expect(await recorder.events.contains(.checkpoint(SourceCheckpoint(["seq": "7"]))))
+        #expect(await recorder.events.last == .finished)
+    }
+
+    @Test func aServerWhoseSeqWentBackIsReadAgainFromItsBacklog() async throws {
+        // The saved cursor says 20; the restarted server has only reached 2. The first connection (after=20) gets
+        // nothing but a ready at 2: a reset, warned about, and the next connection asks for the whole backlog.
+        let transport = ScriptedTransport([
+            .init(frames: [ready(2)], ending: .hang),
+            .init(frames: [frame(1), frame(2), ready(2)], ending: .hang),
+        ])
+        let recorder = Recorder()
+        var client = client(transport, mode: .oneShot, listen: .milliseconds(300), delays: Locked([]))
+        client.savedCursor = "20"
+        client.sendsCheckpoints = true
+        try await client.run(into: EventSink { await recorder.append($0) })
+        #expect(transport.connectedURLs == ["ws://127.0.0.1:1/feed?after=20", "ws://127.0.0.1:1/feed"])
+        #expect(await recorder.items.map(\.id) == ["i1", "i2"])
+        let warnings = await recorder.warnings.map(\.message)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("went back from 20 to 2") == true)
+        #expect(await recorder.events.contains(.checkpoint(SourceCheckpoint(["seq": "2"]))))
+        #expect(await recorder.events.last == .finished)
+    }
+
+    @Test func aHeartbeatBelowTheCursorIsAResetToo() async throws {
+        let transport = ScriptedTransport([
+            .init(frames: [frame(5), ready(5), heartbeat(1)], ending: .close),
+            .init(frames: [ready(0)], ending: .hang),
+        ])
+        let recorder = Recorder()
+        var client = client(transport, mode: .oneShot, listen: .milliseconds(300), delays: Locked([]))
+        client.sendsCheckpoints = true
+        try await client.run(into: EventSink { await recorder.append($0) })
+        #expect(transport.connectedURLs == ["ws://127.0.0.1:1/feed", "ws://127.0.0.1:1/feed"])
+        #expect(await recorder.items.map(\.id) == ["i5"])
+        #expect(await recorder.warnings.map(\.message).contains { $0.contains("went back from 5 to 1") })
+        // Nothing since the reset: the saved cursor is cleared, so the next run does not meet the reset again.
+        #expect(await recorder.events.contains(.checkpoint(SourceCheckpoint([:]))))
     }
 
     @Test func oneShotThatNeverConnectsFails() async throws {
