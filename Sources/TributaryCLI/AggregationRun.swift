@@ -44,6 +44,12 @@ struct AggregationRun {
         deliver: (Outcome) async throws -> Void = { _ in }
     ) async throws -> Outcome {
         let persistent = try await openStore()
+        let (limit, explanation) = RunDeadline.limit(
+            for: configuration,
+            defaultSourceTimeout: PipelineSettings(configuration: configuration, now: now).defaultTimeout
+        )
+        let deadline = RunDeadline(after: limit, explanation: explanation)
+        defer { deadline.disarm() }
         do {
             let outcome = try await run(progress: progress, persistent: persistent, deliver: deliver)
             try await persistent?.close()

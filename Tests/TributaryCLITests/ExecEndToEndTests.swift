@@ -81,6 +81,28 @@ import Testing
         #expect(!result.standardError.contains("\u{07}"))
     }
 
+    @Test func aRunPastItsRunTimeoutStopsWithExitOneAndFreesTheStateForTheNextRun() async throws {
+        // The source may take 30 s, the run only 1 s: the run-wide deadline ends it with a message, and the next run
+        // gets the state lock at once instead of failing with exit 2.
+        let workspace = try Workspace()
+        try workspace.write("feed.xml", Self.rss)
+        try workspace.write("slow.sh", "sleep 20\ncat feed.xml\n")
+        try workspace.write(
+            "feeds.json",
+            #"{ "runTimeout": "1s", "sources": [ { "id": "slow", "kind": "exec", "command": ["sh", "slow.sh"], "timeout": "30s" } ] }"#
+        )
+        #expect(try await run(["validate"], in: workspace.url).status == 0)
+        let started = ContinuousClock.now
+        let stopped = try await run(["summary"], in: workspace.url)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(stopped.status == 1)
+        #expect(stopped.standardError.contains("did not finish within 1s (runTimeout in feeds.json)"), "\(stopped)")
+        try workspace.write("slow.sh", "cat feed.xml\n")
+        let next = try await run(["summary"], in: workspace.url)
+        #expect(next.status == 0, "\(next)")
+        #expect(next.standardOutput.contains("Printed by a script"))
+    }
+
     @Test func validateAcceptsAnExecEntryAndRejectsABadOne() async throws {
         let workspace = try Workspace()
         try workspace.write(

@@ -13,6 +13,9 @@ struct ScriptedSource: Source {
         case hang
         /// Waits (polling) until the condition holds; throws when it does not within two seconds.
         case waitUntil(@Sendable () -> Bool)
+        /// Waits this long where cancellation cannot reach (a thread of its own, a continuation without a
+        /// cancellation handler): a C call, a blocking read, a handshake future that ignores cancellation.
+        case block(Duration)
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -59,6 +62,14 @@ struct ScriptedSource: Source {
                 while !condition() {
                     guard ContinuousClock.now < deadline else { throw Failure(message: "condition never held") }
                     try await Task.sleep(for: .milliseconds(5))
+                }
+            case .block(let duration):
+                let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        Thread.sleep(forTimeInterval: seconds)
+                        continuation.resume()
+                    }
                 }
             case .hang:
                 while !Task.isCancelled {
@@ -153,4 +164,13 @@ func fixedSettings(
         defaultTimeout: defaultTimeout,
         now: { referenceNow }
     )
+}
+
+/// The events a pipeline published, in order.
+final class EventLog: Sendable {
+    private let events = Mutex<[PipelineEvent]>([])
+
+    func append(_ event: PipelineEvent) { events.withLock { $0.append(event) } }
+
+    var all: [PipelineEvent] { events.withLock { $0 } }
 }

@@ -52,6 +52,41 @@ import TributaryCore
         #expect(result.statuses.allSatisfy { $0.duration != nil })
     }
 
+    @Test func aSourceBlockedWhereCancellationCannotReachIsAbandonedAtItsTimeout() async throws {
+        // The push handshake that ignored cancellation, a C call that runs on: the run must end at the timeout all
+        // the same, report the source as timed out, and drop whatever it sends once it wakes up.
+        let blocked = ScriptedSource(
+            "blocked",
+            [
+                .send(.started), .send(.items([FeedItem(id: "b1")])), .block(.seconds(4)),
+                .send(.items([FeedItem(id: "late")])), .send(.finished),
+            ]
+        )
+        let clock = ContinuousClock()
+        let start = clock.now
+        let events = EventLog()
+        let result = try await pipeline([
+            source(.healthy("healthy", [FeedItem(id: "h1")])), source(blocked, timeout: .milliseconds(300)),
+        ])
+        .run(onEvent: { event in events.append(event) })
+        #expect(clock.now - start < .seconds(3), "the run waited for the blocked source")
+        #expect(result.statuses[0].state == .succeeded)
+        #expect(
+            result.statuses[1].error == SourceError(sourceID: "blocked", reason: .timedOut(after: .milliseconds(300)))
+        )
+        #expect(Set(result.items.map(\.id)) == ["h1", "b1"])
+        // The source wakes up after the run and sends its late events into a closed gate: nothing reaches the run.
+        try await Task.sleep(for: .seconds(4.5))
+        #expect(!events.all.contains { event in
+            if case .itemsAdded(let items) = event { return items.contains { $0.id == "late" } }
+            return false
+        })
+        #expect(!events.all.contains { event in
+            if case .warning = event { return true }
+            return false
+        })
+    }
+
     @Test func keepsASourceErrorThrownByTheSourceAsItIs() async throws {
         let error = SourceError(sourceID: "broken", reason: .notAFeed(path: "x.json", detail: "no items"))
         let result = try await pipeline([source(ScriptedSource("broken", [.send(.started), .throwError(error)]))]).run()

@@ -11,7 +11,7 @@ public enum ConfigurationLoader {
     public static let topLevelKeys: [String] = [
         "$schema", "version", "title", "timeZone", "maxAge", "maxItemsPerSource", "include", "exclude", "output",
         "template", "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "state", "retention",
-        "sources",
+        "runTimeout", "sources",
     ]
 
     /// Reads and validates a feeds.json file.
@@ -118,6 +118,8 @@ private struct Reader {
                 }
             case "maxAge":
                 configuration.maxAge = duration(value, key: key)
+            case "runTimeout":
+                configuration.runTimeout = duration(value, key: key)
             case "maxItemsPerSource":
                 configuration.maxItemsPerSource = positiveInteger(value, key: key)
             case "maxConnectionsPerHost":

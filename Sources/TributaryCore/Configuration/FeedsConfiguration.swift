@@ -34,6 +34,16 @@ public struct FeedsConfiguration: Sendable {
     /// How long the state store keeps an item no run has seen (`retention`); ``defaultRetention`` unless set.
     public var retention: Duration = FeedsConfiguration.defaultRetention
 
+    /// The longest a one-shot run (`digest`, `summary`) may take, from the moment it holds the state store to its
+    /// output written (`runTimeout`); ``defaultRunTimeout(longestSourceTimeout:)`` unless set.
+    public var runTimeout: Duration?
+
+    /// The run-wide deadline without `runTimeout`: the longest source timeout plus 2 minutes for the store and the
+    /// output.
+    public static func defaultRunTimeout(longestSourceTimeout: Duration) -> Duration {
+        longestSourceTimeout + .seconds(120)
+    }
+
     /// Where the state store lives when feeds.json has no `state`: `.tributary/state.sqlite` beside it.
     public static let defaultState = ".tributary/state.sqlite"
     /// How long items are kept without `retention`: 30 days.

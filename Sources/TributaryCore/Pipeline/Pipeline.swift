@@ -1,3 +1,4 @@
+import Synchronization
 import AsyncAlgorithms
 public import Logging
 
@@ -109,41 +110,82 @@ public struct Pipeline: Sendable {
 
     // MARK: - Private
 
-    /// Runs one source against its timeout; returns how it ended. Its events go into `continuation` as they come.
+    /// Runs one source against its timeout; returns how it ended. Its events go into `channel` as they come.
+    ///
+    /// The source runs in a task of its own, so that a deadline holds whatever the source is blocked in: at its
+    /// timeout (or when the run is cancelled) it is cancelled and given ``abandonGrace`` to end; a source still
+    /// running then (stuck in a C call, a blocking read, a handshake that ignores cancellation) is abandoned, its
+    /// later events dropped, and the run goes on without it.
     private static func run(
         _ source: any Source,
         index: Int,
         timeout: Duration,
         into channel: AsyncChannel<PipelineRouter.Input>
     ) async -> PipelineRouter.Outcome {
-        let sink = EventSink { event in await channel.send(.event(index, event)) }
-        return await withTaskGroup(of: PipelineRouter.Outcome?.self) { group in
-            group.addTask {
-                do {
-                    try await source.run(into: sink)
-                    return .returned
-                } catch {
-                    return .threw(error)
-                }
+        let open = Gate()
+        let sink = EventSink { event in
+            guard open.isOpen else { return }
+            await channel.send(.event(index, event))
+        }
+        // Everything that can end the wait, in the order it happens: the source's own end, its timeout, the run's
+        // cancellation, the end of the grace period.
+        let (signals, signal) = AsyncStream<Signal>.makeStream()
+        let work = Task {
+            do {
+                try await source.run(into: sink)
+                signal.yield(.ended(.returned))
+            } catch {
+                signal.yield(.ended(.threw(error)))
             }
-            group.addTask {
-                do {
-                    try await Task.sleep(for: timeout)
-                    return .timedOut(timeout)
-                } catch {
-                    // Cancelled: the source ended first, or the whole run is being cancelled.
-                    return nil
-                }
+        }
+        let timer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            signal.yield(.timedOut)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            var pending = signals.makeAsyncIterator()
+            let first = await pending.next() ?? .cancelled
+            let outcome: PipelineRouter.Outcome
+            switch first {
+            case .ended(let ended): return ended
+            case .timedOut: outcome = .timedOut(timeout)
+            case .cancelled, .graceOver: outcome = .cancelled
             }
-            var outcome = PipelineRouter.Outcome.cancelled
-            while let next = await group.next() {
-                if let next {
-                    outcome = next
-                    break
-                }
+            // Ask the source to stop and give it a moment (a source that honours cancellation ends here, with its
+            // last events counted); then close the gate behind it, whether it ended or not.
+            work.cancel()
+            let grace = Task {
+                try? await Task.sleep(for: abandonGrace)
+                signal.yield(.graceOver)
             }
-            group.cancelAll()
+            while let next = await pending.next() {
+                if case .ended = next { break }
+                if case .graceOver = next { break }
+            }
+            grace.cancel()
+            open.close()
             return outcome
+        } onCancel: {
+            signal.yield(.cancelled)
         }
     }
+
+    /// What ends the wait for a source.
+    private enum Signal: Sendable {
+        case ended(PipelineRouter.Outcome)
+        case timedOut
+        case cancelled
+        case graceOver
+    }
+
+    /// How long a source that ran out of time is given to end after it was cancelled, before it is abandoned.
+    static let abandonGrace: Duration = .milliseconds(500)
+}
+
+/// Whether a source's events are still taken: closed when the source is abandoned.
+private final class Gate: Sendable {
+    private let state = Mutex(true)
+    var isOpen: Bool { state.withLock { $0 } }
+    func close() { state.withLock { $0 = false } }
 }

@@ -40,6 +40,8 @@ struct PipelineRouter {
     private var arrivalCounters: [Int]
     /// Items of each source left out by its cap (`maxItems`, `maxItemsPerSource` or the default), for the warning.
     private var cappedCounts: [Int]
+    /// Sources ended by their timeout or the run's cancellation rather than by themselves.
+    private var stoppedByTheRun: [Bool]
     /// Warnings of each source beyond ``warningLimit``, counted instead of kept.
     private var unreportedWarnings: [Int]
     /// Warnings kept per source: a hostile source (169,092 warnings from one push server) must not fill the
@@ -60,6 +62,7 @@ struct PipelineRouter {
         arrivalCounters = Array(repeating: 0, count: sources.count)
         cappedCounts = Array(repeating: 0, count: sources.count)
         unreportedWarnings = Array(repeating: 0, count: sources.count)
+        stoppedByTheRun = Array(repeating: false, count: sources.count)
     }
 
     /// The run's outcome so far: kept items in digest order and every status.
@@ -81,6 +84,11 @@ struct PipelineRouter {
 
     private mutating func handle(_ event: SourceEvent, from index: Int, publish: Publish) async throws {
         if terminated[index] {
+            // A source that ran out of time may still have had an event on its way when it was ended: dropped.
+            if stoppedByTheRun[index] {
+                logger.debug("dropped an event of a source that was stopped", metadata: ["source": "\(sources[index].id)"])
+                return
+            }
             await warn(index, "ignored \(Self.name(of: event)) after the source's terminal event (SRC-8)", publish)
             return
         }
@@ -134,6 +142,7 @@ struct PipelineRouter {
                 ?? SourceError(sourceID: id, reason: .other(String(describing: error)), underlying: error)
             await finish(index, state: .failed(sourceError), publish: publish)
         case .timedOut(let duration):
+            stoppedByTheRun[index] = true
             logger.info("source timed out", metadata: ["source": "\(id)", "timeout": "\(duration)"])
             await finish(
                 index,
@@ -141,6 +150,7 @@ struct PipelineRouter {
                 publish: publish
             )
         case .cancelled:
+            stoppedByTheRun[index] = true
             await finish(
                 index,
                 state: .failed(SourceError(sourceID: id, reason: .other("cancelled"))),
