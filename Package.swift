@@ -12,10 +12,10 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
         [
             "FeedParser",
             "HTMLSanitizer",
+            "CZlib",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
         ],
         [
@@ -94,10 +94,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Already required by async-http-client; named so the adapters can import NIOCore, NIOHTTP1 and
-        // NIOHTTPCompression (the decompression limit) explicitly.
+        // Already required by async-http-client; named so the adapters can import NIOCore, NIOPosix and NIOHTTP1
+        // explicitly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The push source's own WebSocket client: the handshake's SHA-1 and TLS for wss:// (both already required
@@ -128,6 +127,8 @@ let package = Package(
             resources: [.copy("Templates")]
         ),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // zlib, for HTTP bodies in gzip, zlib-wrapped deflate and raw deflate (which swift-nio-extras cannot read).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FeedParser", dependencies: ["CLibXML2", "CByteScan", "HTMLSanitizer", "TributaryCore"]),
         // Untrusted HTML from feeds made safe for `content_html` (libxml2's HTML parser and an allowlist).
         .target(name: "HTMLSanitizer", dependencies: ["CLibXML2", "CByteScan", "TributaryCore"]),

@@ -11,7 +11,7 @@ set -euo pipefail
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages=(libxml2-dev libsqlite3-dev pkg-config)
+packages=(libxml2-dev libsqlite3-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test-tools" ]; then
     packages+=(cmark tidy chromium)
 fi

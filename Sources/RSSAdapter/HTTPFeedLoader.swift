@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import TributaryCore
 
 /// Downloads a feed over HTTP(S) with async-http-client and streams the body into a ``FeedStreamConsumer``.
@@ -27,7 +26,8 @@ struct HTTPFeedLoader {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: settings.maxRedirects, allowCycles: false),
             timeout: .init(connect: timeAmount(settings.connectTimeout), read: timeAmount(settings.timeout)),
-            decompression: .enabled(limit: .ratio(Self.decompressionRatio))
+            // Bodies are decompressed by ``BodyInflater``, which also reads the raw deflate many servers send.
+            decompression: .disabled
         )
         // A one-shot fetch reports an unknown host or a refused connection at once (the next run tries again)
         // instead of retrying with back-off until the connect timeout: offline, every network source would
@@ -72,6 +72,7 @@ struct HTTPFeedLoader {
         request.method = .GET
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: Self.accept)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         if let entityTag = previous.entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
         if let lastModified = previous.lastModified {
             request.headers.add(name: "If-Modified-Since", value: lastModified)
@@ -123,12 +124,27 @@ struct HTTPFeedLoader {
             sink: sink,
             shape: shape
         )
-        for try await chunk in response.body {
+        let inflater = try inflater(for: response.headers.first(name: "Content-Encoding"), url: url)
+        do {
+            for try await chunk in response.body {
+                try Task.checkCancellation()
+                var items: [FeedItem] = []
+                try chunk.withUnsafeReadableBytes { bytes in
+                    if let inflater {
+                        try inflater.inflate(bytes) { items += try consumer.consume($0) }
+                    } else {
+                        items = try consumer.consume(bytes)
+                    }
+                }
+                await consumer.emit(items)
+            }
             try Task.checkCancellation()
-            let items = try chunk.withUnsafeReadableBytes { try consumer.consume($0) }
+            var items: [FeedItem] = []
+            try inflater?.finish { items += try consumer.consume($0) }
             await consumer.emit(items)
+        } catch let failure as BodyInflater.Failure {
+            throw sourceError(failure, url: url)
         }
-        try Task.checkCancellation()
         try await consumer.finish()
         return FeedReadResult(
             metadata: consumer.metadata,
@@ -138,6 +154,40 @@ struct HTTPFeedLoader {
         )
     }
 
+    /// The decompressor a `Content-Encoding` calls for, or `nil` for a body sent as it is.
+    private func inflater(for contentEncoding: String?, url: URL) throws -> BodyInflater? {
+        do {
+            return try BodyInflater.Encoding.named(contentEncoding ?? "").map {
+                BodyInflater(encoding: $0, maxRatio: Self.decompressionRatio)
+            }
+        } catch {
+            throw SourceError(
+                sourceID: reader.sourceID,
+                reason: .connection(
+                    url: url.absoluteString,
+                    detail:
+                        "the server sent the feed compressed as \"\(error.name)\", which Tributary did not ask for and cannot read (it reads gzip and deflate)"
+                )
+            )
+        }
+    }
+
+    private func sourceError(_ failure: BodyInflater.Failure, url: URL) -> SourceError {
+        switch failure {
+        case .tooLarge:
+            // A body that inflates far beyond its compressed size: a decompression bomb, or not worth reading.
+            SourceError(
+                sourceID: reader.sourceID,
+                reason: .tooLarge(limit: Self.decompressionRatio, unit: "times its compressed size when decompressed")
+            )
+        case .corrupt(let detail):
+            SourceError(
+                sourceID: reader.sourceID,
+                reason: .connection(url: url.absoluteString, detail: "the compressed body could not be read: \(detail)")
+            )
+        }
+    }
+
     /// Turns what async-http-client and NIO throw into a ``SourceError`` that names the URL.
     private func translate(_ error: any Error, url: URL) -> any Error {
         if error is SourceError || error is CancellationError { return error }
@@ -145,14 +195,6 @@ struct HTTPFeedLoader {
         let sourceID = reader.sourceID
         let settings = reader.settings
         let location = url.absoluteString
-        if let decompression = error as? NIOHTTPDecompression.DecompressionError, decompression == .limit {
-            // A body that inflates far beyond its compressed size: a decompression bomb, or not worth reading.
-            return SourceError(
-                sourceID: sourceID,
-                reason: .tooLarge(limit: Self.decompressionRatio, unit: "times its compressed size when decompressed"),
-                underlying: error
-            )
-        }
         guard let httpError = error as? HTTPClientError else {
             return SourceError(
                 sourceID: sourceID,

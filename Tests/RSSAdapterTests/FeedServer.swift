@@ -70,6 +70,24 @@ enum FeedServer {
                 body: .init(byteBuffer: ByteBuffer(bytes: data))
             )
         }
+        // Raw deflate (RFC 1951, no zlib header) under the name "deflate", as many servers send it; two gzip
+        // members one after the other; a gzip body cut short; an encoding the client did not ask for.
+        for (path, fixture, encoding) in [
+            ("/deflate-raw", "podcast-itunes-enclosures.xml.raw-deflate", "deflate"),
+            ("/gzip-members", "podcast-itunes-enclosures.xml.two-gzip-members.gz", "gzip"),
+            ("/gzip-truncated", "podcast-itunes-enclosures.xml.gz", "gzip"),
+            ("/brotli", "podcast-itunes-enclosures.xml.gz", "br"),
+        ] {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                var data = try Fixture.data(fixture)
+                if path == "/gzip-truncated" { data = data.prefix(data.count / 2) }
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/rss+xml", .contentEncoding: encoding],
+                    body: .init(byteBuffer: ByteBuffer(bytes: data))
+                )
+            }
+        }
         router.get("/redirect/:count") { _, context -> Response in
             let count = try context.parameters.require("count", as: Int.self)
             let next = count <= 1 ? "/fixtures/rss090-netscape.xml" : "/redirect/\(count - 1)"

@@ -102,7 +102,7 @@ import TributaryCore
         #expect(await outcome.openedBeforeEnd == true)
     }
 
-    @Test(arguments: ["gzip", "deflate"])
+    @Test(arguments: ["gzip", "deflate", "deflate-raw", "gzip-members"])
     func compressedBodyIsDecompressed(_ encoding: String) async throws {
         try await withTemporaryDirectory { directory in
             try await withTestServer(FeedServer.router()) { port in
@@ -114,6 +114,23 @@ import TributaryCore
                 let expected = try #require(try Self.expectedItems("podcast-itunes-enclosures.xml"))
                 #expect(await recorder.items.map(\.id) == expected.map(\.id))
                 #expect(!expected.isEmpty)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("gzip-truncated", "ends before its end marker"),
+        ("brotli", "compressed as \"br\", which Tributary did not ask for"),
+    ])
+    func anUnreadableCompressedBodyFailsWithAReason(path: String, reason: String) async throws {
+        try await withTemporaryDirectory { directory in
+            try await withTestServer(FeedServer.router()) { port in
+                let recorder = try await Self.run(
+                    RSSOptions(url: "http://127.0.0.1:\(port)/\(path)"),
+                    directory: directory
+                )
+                let failure = try #require(await recorder.failure)
+                #expect(failure.description.contains(reason), "\(failure)")
             }
         }
     }
