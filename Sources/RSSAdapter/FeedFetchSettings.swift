@@ -25,6 +25,8 @@ public struct FeedFetchSettings: Sendable, Hashable {
     public var maxRedirects: Int
     /// An encoding that overrides the BOM, the HTTP charset and the XML declaration.
     public var encodingOverride: String?
+    /// Whether a redirect to another host may lead into a private network (``RedirectPolicy``).
+    public var allowPrivateRedirects: Bool
 
     /// Creates settings; every limit has a default.
     public init(
@@ -33,7 +35,8 @@ public struct FeedFetchSettings: Sendable, Hashable {
         connectTimeout: Duration = FeedFetchSettings.defaultConnectTimeout,
         maxBytes: Int = FeedFetchSettings.defaultMaxBytes,
         maxRedirects: Int = FeedFetchSettings.defaultMaxRedirects,
-        encodingOverride: String? = nil
+        encodingOverride: String? = nil,
+        allowPrivateRedirects: Bool = false
     ) {
         self.userAgent = userAgent
         self.timeout = timeout
@@ -41,5 +44,6 @@ public struct FeedFetchSettings: Sendable, Hashable {
         self.maxBytes = maxBytes
         self.maxRedirects = maxRedirects
         self.encodingOverride = encodingOverride
+        self.allowPrivateRedirects = allowPrivateRedirects
     }
 }

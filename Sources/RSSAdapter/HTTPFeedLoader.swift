@@ -24,7 +24,8 @@ struct HTTPFeedLoader {
     ) async throws -> FeedReadResult {
         let settings = reader.settings
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: settings.maxRedirects, allowCycles: false),
+            // Redirects are followed here, one by one, so that each target can be checked (``RedirectPolicy``).
+            redirectConfiguration: .disallow,
             timeout: .init(connect: timeAmount(settings.connectTimeout), read: timeAmount(settings.timeout)),
             // Bodies are decompressed by ``BodyInflater``, which also reads the raw deflate many servers send.
             decompression: .disabled
@@ -68,16 +69,45 @@ struct HTTPFeedLoader {
     ) async throws -> FeedReadResult {
         let settings = reader.settings
         let sourceID = reader.sourceID
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: settings.userAgent)
-        request.headers.add(name: "Accept", value: Self.accept)
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        if let entityTag = previous.entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
-        if let lastModified = previous.lastModified {
-            request.headers.add(name: "If-Modified-Since", value: lastModified)
+        let deadline = NIODeadline.now() + timeAmount(settings.timeout)
+        var current = url
+        var visited: Set<String> = [url.absoluteString]
+        var response: HTTPClientResponse
+        while true {
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.method = .GET
+            request.headers.add(name: "User-Agent", value: settings.userAgent)
+            request.headers.add(name: "Accept", value: Self.accept)
+            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            if let entityTag = previous.entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
+            if let lastModified = previous.lastModified {
+                request.headers.add(name: "If-Modified-Since", value: lastModified)
+            }
+            response = try await client.execute(request, deadline: deadline, logger: reader.logger)
+            guard [301, 302, 303, 307, 308].contains(response.status.code),
+                let location = response.headers.first(name: "Location"),
+                let next = URL(string: location, relativeTo: current)?.absoluteURL
+            else { break }
+            let fail = { (detail: String) in
+                SourceError(sourceID: sourceID, reason: .connection(url: url.absoluteString, detail: detail))
+            }
+            guard visited.count <= settings.maxRedirects else {
+                throw fail("more than \(settings.maxRedirects) redirects; raise \"maxRedirects\" or use the final URL")
+            }
+            guard visited.insert(next.absoluteString).inserted else {
+                throw fail("the redirects go round in a cycle")
+            }
+            if let refusal = await RedirectPolicy.refusal(
+                from: current,
+                to: next,
+                allowPrivate: settings.allowPrivateRedirects
+            ) {
+                throw fail("not following the redirect: \(refusal)")
+            }
+            reader.logger.debug("following a redirect", metadata: ["from": "\(current)", "to": "\(next)"])
+            current = next
         }
-        let response = try await client.execute(request, timeout: timeAmount(settings.timeout), logger: reader.logger)
+        let url = current
         if response.status == .notModified, !previous.isEmpty {
             // RFC 9110 section 15.4.5: a 304 may carry new validators; the others stay as they were.
             let validators = Validators(
@@ -118,7 +148,7 @@ struct HTTPFeedLoader {
         let consumer = try FeedStreamConsumer(
             sourceID: sourceID,
             location: url.absoluteString,
-            baseURL: response.url ?? url,
+            baseURL: url,
             httpCharset: response.headers.first(name: "Content-Type").flatMap(ContentType.charset),
             settings: settings,
             sink: sink,
@@ -211,13 +241,6 @@ struct HTTPFeedLoader {
                 url: location,
                 detail: "no connection within \(DurationFormat.string(settings.connectTimeout))"
             )
-        case .redirectLimitReached:
-            reason = .connection(
-                url: location,
-                detail: "more than \(settings.maxRedirects) redirects; raise \"maxRedirects\" or use the final URL"
-            )
-        case .redirectCycleDetected:
-            reason = .connection(url: location, detail: "the redirects go round in a cycle")
         case .cancelled:
             return CancellationError()
         default:

@@ -19,6 +19,8 @@ public struct RSSOptions: Decodable, Sendable, Hashable {
     public var maxBytes: Int?
     /// How many redirects are followed; 5 when absent.
     public var maxRedirects: Int?
+    /// Whether a redirect to another host may lead to a private, loopback or link-local address; `false` when absent.
+    public var allowPrivateRedirects: Bool?
 
     /// Creates the options.
     /// - Parameters:
@@ -28,13 +30,15 @@ public struct RSSOptions: Decodable, Sendable, Hashable {
     ///   - timeout: the fetch's time limit, as a duration string.
     ///   - maxBytes: the largest response body in bytes.
     ///   - maxRedirects: how many redirects are followed.
+    ///   - allowPrivateRedirects: whether redirects to other hosts may lead into a private network.
     public init(
         url: String,
         encoding: String? = nil,
         userAgent: String? = nil,
         timeout: String? = nil,
         maxBytes: Int? = nil,
-        maxRedirects: Int? = nil
+        maxRedirects: Int? = nil,
+        allowPrivateRedirects: Bool? = nil
     ) {
         self.url = url
         self.encoding = encoding
@@ -42,5 +46,6 @@ public struct RSSOptions: Decodable, Sendable, Hashable {
         self.timeout = timeout
         self.maxBytes = maxBytes
         self.maxRedirects = maxRedirects
+        self.allowPrivateRedirects = allowPrivateRedirects
     }
 }

@@ -57,6 +57,14 @@ public struct RSSSource: Source {
                 help: "How many HTTP redirects are followed.",
                 title: "Maximum redirects"
             ),
+            .init(
+                "allowPrivateRedirects",
+                .boolean,
+                default: "false",
+                help:
+                    "Follow a redirect to another host even when it leads to a private, loopback or link-local address (a feed on the internet cannot send the client into your network unless this is set).",
+                title: "Allow redirects into private networks"
+            ),
         ],
         example: #"{ "id": "swift-org", "kind": "rss", "url": "https://www.swift.org/atom.xml" }"#
     )
@@ -115,7 +123,7 @@ extension FeedFetchSettings {
     /// The settings an `rss` entry asks for.
     /// - Throws: ``SourceOptionError`` naming the offending key.
     init(options: RSSOptions) throws {
-        self.init(encodingOverride: options.encoding)
+        self.init(encodingOverride: options.encoding, allowPrivateRedirects: options.allowPrivateRedirects ?? false)
         if let userAgent = options.userAgent {
             guard !userAgent.allSatisfy(\.isWhitespace) else {
                 throw SourceOptionError(key: "userAgent", message: "is empty; leave it out to send the default")

@@ -88,6 +88,20 @@ enum FeedServer {
                 )
             }
         }
+        // A redirect to another host name: localhost, a loopback address (as a feed on the internet could send).
+        router.get("/to-localhost") { request, _ -> Response in
+            let port = request.head.authority?.split(separator: ":").last.map(String.init) ?? "80"
+            return Response(
+                status: .movedPermanently,
+                headers: [.location: "http://localhost:\(port)/fixtures/rss090-netscape.xml"]
+            )
+        }
+        router.get("/to-file") { _, _ -> Response in
+            Response(status: .found, headers: [.location: "file:///etc/passwd"])
+        }
+        router.get("/redirect-cycle") { _, _ -> Response in
+            Response(status: .found, headers: [.location: "/redirect-cycle"])
+        }
         router.get("/redirect/:count") { _, context -> Response in
             let count = try context.parameters.require("count", as: Int.self)
             let next = count <= 1 ? "/fixtures/rss090-netscape.xml" : "/redirect/\(count - 1)"

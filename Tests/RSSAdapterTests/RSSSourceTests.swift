@@ -1,10 +1,11 @@
 import FeedParser
 import Foundation
 import Hummingbird
-import RSSAdapter
 import TestSupport
 import Testing
 import TributaryCore
+
+@testable import RSSAdapter
 
 @Suite struct RSSSourceTests {
     private static func makeSource(_ options: RSSOptions, directory: URL, id: SourceID = "feed") throws -> RSSSource {
@@ -182,6 +183,58 @@ import TributaryCore
                 #expect(await recorder.items.isEmpty)
             }
         }
+    }
+
+    @Test func aRedirectToAnotherHostInsideAPrivateNetworkIsRefused() async throws {
+        // 127.0.0.1 sends the client to localhost: another host, on a loopback address. A feed on the internet
+        // could do the same to reach services inside the network the client runs in.
+        try await withTemporaryDirectory { directory in
+            try await withTestServer(FeedServer.router()) { port in
+                let url = "http://127.0.0.1:\(port)/to-localhost"
+                let refused = try await Self.run(RSSOptions(url: url), directory: directory)
+                let failure = try #require(await refused.failure)
+                #expect(failure.description.contains("not following the redirect"), "\(failure)")
+                #expect(failure.description.contains("to localhost"), "\(failure)")
+                #expect(failure.description.contains("allowPrivateRedirects"), "\(failure)")
+                #expect(await refused.items.isEmpty)
+
+                // The source that trusts its feed follows it.
+                let allowed = try await Self.run(
+                    RSSOptions(url: url, allowPrivateRedirects: true),
+                    directory: directory
+                )
+                #expect(await allowed.finished)
+                #expect(await allowed.items.count == (try Self.expectedItems("rss090-netscape.xml")?.count ?? -1))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("/to-file", "not an http or https URL"),
+        ("/redirect-cycle", "cycle"),
+    ])
+    func aRedirectThatCannotBeFollowedFailsWithAReason(path: String, reason: String) async throws {
+        try await withTemporaryDirectory { directory in
+            try await withTestServer(FeedServer.router()) { port in
+                let recorder = try await Self.run(
+                    RSSOptions(url: "http://127.0.0.1:\(port)\(path)", allowPrivateRedirects: true),
+                    directory: directory
+                )
+                let failure = try #require(await recorder.failure)
+                #expect(failure.description.contains(reason), "\(failure)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("10.1.2.3", true), ("172.16.0.1", true), ("172.32.0.1", false), ("192.168.1.1", true),
+        ("169.254.169.254", true), ("100.64.0.1", true), ("0.0.0.0", true), ("8.8.8.8", false), ("93.184.216.34", false),
+        ("::1", true), ("fe80::1", true), ("fd00::1", true), ("::ffff:10.0.0.1", true), ("2606:4700::1111", false),
+    ])
+    func privateAddressesAreTold(address: String, isPrivate: Bool) async throws {
+        let resolved = await RedirectPolicy.resolve(address)
+        #expect(resolved.count >= 1)
+        #expect(resolved.allSatisfy { RedirectPolicy.isNonPublic($0) == isPrivate }, "\(resolved)")
     }
 
     @Test func slowServerTimesOutWithinTheTimeout() async throws {
