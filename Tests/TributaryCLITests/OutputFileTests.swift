@@ -100,6 +100,34 @@ import Glibc
         #expect(try workspace.files() == ["digest.fifo"])
     }
 
+    /// `digest -o /dev/null` as root, in a private mount namespace whose /dev is a fresh tmpfs holding its own
+    /// null device: if the output replaced the device with a file, only that throwaway /dev would see it.
+    @Test(.enabled(if: canMountInAPrivateNamespace, "needs root and permission to mount in a mount namespace"))
+    func digestToDevNullAsRootLeavesTheDeviceADevice() throws {
+        let workspace = try Workspace()
+        try workspace.write(
+            "feed.json",
+            #"{ "version": "https://jsonfeed.org/version/1.1", "title": "T", "items": [ { "id": "1", "title": "One" } ] }"#
+        )
+        try workspace.write("feeds.json", #"{ "sources": [ { "id": "local", "kind": "json-file", "path": "feed.json" } ] }"#)
+        let script = """
+            mount -t tmpfs tmpfs /dev && mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/urandom c 1 9 || exit 99
+            "$0" digest --no-state -o /dev/null
+            status=$?
+            echo "exit $status; /dev/null is a $(stat -c %F /dev/null) with mode $(stat -c %a /dev/null)"
+            """
+        let result = try TributaryProcess.run(
+            [],
+            in: workspace.url,
+            executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+            arguments: ["--mount", "--propagation", "private", "sh", "-c", script, try TributaryProcess.executable.path]
+        )
+        #expect(
+            result.standardOutput.contains("exit 0; /dev/null is a character special file with mode 666"),
+            "\(result.standardOutput) \(result.standardError)"
+        )
+    }
+
     @Test func standardStreamsAreNamedByDashAndTheirDeviceNames() {
         for path in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
             #expect(OutputFile.standardStream(path) == 1)
@@ -150,3 +178,16 @@ import Glibc
         #expect(try workspace.files() == ["keep.html", "sub"])
     }
 }
+
+/// Whether this process may make a mount namespace and mount a tmpfs in it (root, and not a container that forbids it).
+private let canMountInAPrivateNamespace: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+    probe.arguments = ["--mount", "--propagation", "private", "sh", "-c", "mount -t tmpfs tmpfs /mnt"]
+    probe.standardOutput = FileHandle.nullDevice
+    probe.standardError = FileHandle.nullDevice
+    guard (try? probe.run()) != nil else { return false }
+    probe.waitUntilExit()
+    return probe.terminationStatus == 0
+}()
