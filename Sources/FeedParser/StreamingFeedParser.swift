@@ -38,6 +38,8 @@ public final class StreamingFeedParser {
     private var looksLikeMarkup = false
     /// Repairs invalid UTF-8 when the document is read as UTF-8; `nil` for other encodings.
     private var sanitizer: UTF8Sanitizer?
+    /// Set for a UTF-16 or UTF-32 document, which is turned into UTF-8 before the guards and libxml2 see it.
+    private var transcoder: WideTextTranscoder?
     private var repairReported = false
 
     /// Creates a parser for one document.
@@ -111,6 +113,11 @@ public final class StreamingFeedParser {
             let initial = prefix
             prefix = []
             try start(with: initial)
+        }
+        if context != nil, !halted, transcoder != nil {
+            var pending: [UInt8] = []
+            transcoder?.finish { pending.append(contentsOf: $0) }
+            try pending.withUnsafeBytes { try feedChunks($0) }
         }
         if context != nil, !halted, sanitizer != nil {
             var pending: [UInt8] = []
@@ -188,13 +195,24 @@ public final class StreamingFeedParser {
         }
         self.context = context
         var body = initial.dropFirst(choice.skip)
-        // In an ASCII-compatible document a NUL byte is a NUL character, which XML forbids and libxml2 stops at.
+        var encoding = choice.encoding
         let wide =
             initial.prefix(4).contains(0) || initial.starts(with: [0xFF, 0xFE]) || initial.starts(with: [0xFE, 0xFF])
             || choice.encoding.map { $0.uppercased().hasPrefix("UTF-16") || $0.uppercased().hasPrefix("UTF-32") }
                 == true
-        asciiCompatible = !wide
-        if EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
+        if wide, let form = WideTextTranscoder.Form(encoding: choice.encoding, prefix: initial) {
+            // A wide document is read as the UTF-8 it is turned into, so the same guards apply to it.
+            var transcoder = WideTextTranscoder(form: form)
+            let text = initial.starts(with: form.byteOrderMark) ? initial.dropFirst(form.byteOrderMark.count) : body
+            var converted: [UInt8] = []
+            transcoder.process(text) { converted.append(contentsOf: $0) }
+            body = converted[...]
+            self.transcoder = transcoder
+            encoding = "UTF-8"
+        }
+        // In an ASCII-compatible document a NUL byte is a NUL character, which XML forbids and libxml2 stops at.
+        asciiCompatible = !wide || transcoder != nil
+        if transcoder == nil, EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
             var sanitizer = UTF8Sanitizer()
             var cleaned: [UInt8] = []
             cleaned.reserveCapacity(body.count)
@@ -213,12 +231,12 @@ public final class StreamingFeedParser {
         let head = Array(body.prefix(4))
         let status = head.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
-                xmlCtxtResetPush(context, $0.baseAddress, Int32($0.count), nil, choice.encoding)
+                xmlCtxtResetPush(context, $0.baseAddress, Int32($0.count), nil, encoding)
             }
         }
-        if status != 0, let encoding = choice.encoding { throw FeedParseError(.unsupportedEncoding(encoding)) }
+        if status != 0, let encoding { throw FeedParseError(.unsupportedEncoding(encoding)) }
         var parserOptions = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
-        if choice.encoding != nil { parserOptions |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+        if encoding != nil { parserOptions |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
         xmlCtxtUseOptions(context, parserOptions)
         context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
         handler.context = context
@@ -226,6 +244,10 @@ public final class StreamingFeedParser {
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        if transcoder != nil {
+            try transcoder?.process(bytes) { try feedChunks($0) }
+            return
+        }
         guard sanitizer != nil else { return try feedChunks(bytes) }
         try sanitizer?.process(bytes) { try feedChunks($0) }
         reportRepair()

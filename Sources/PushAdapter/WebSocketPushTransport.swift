@@ -62,7 +62,8 @@ struct WebSocketPushTransport: PushTransport {
 
     private func open(_ endpoint: WebSocketEndpoint) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         let tls = endpoint.secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
-        let serverName = endpoint.host.contains(":") || endpoint.host.allSatisfy({ $0.isNumber || $0 == "." })
+        let serverName =
+            endpoint.host.contains(":") || endpoint.host.allSatisfy({ $0.isNumber || $0 == "." })
             ? nil : endpoint.host
         do {
             return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -39,7 +39,8 @@ final class RunDeadline: Sendable {
     /// plus 2 minutes.
     static func limit(for configuration: FeedsConfiguration, defaultSourceTimeout: Duration) -> (Duration, String) {
         if let runTimeout = configuration.runTimeout { return (runTimeout, "runTimeout in feeds.json") }
-        let longest = configuration.enabledSources.map { $0.timeout ?? defaultSourceTimeout }.max()
+        let longest =
+            configuration.enabledSources.map { $0.timeout ?? defaultSourceTimeout }.max()
             ?? defaultSourceTimeout
         return (
             FeedsConfiguration.defaultRunTimeout(longestSourceTimeout: longest),

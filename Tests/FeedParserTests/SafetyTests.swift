@@ -144,6 +144,51 @@ import TributaryCore
         #expect(root.metadata?.format == .rss20)
     }
 
+    @Test(arguments: ["UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"])
+    func aWideDocumentGoesThroughTheSameGuards(encoding: String) throws {
+        // The attribute flood and a NUL character, in UTF-16 or UTF-32 with a byte order mark: turned into UTF-8
+        // first, the document meets the same start tag guard and NUL filter as any other.
+        let text =
+            String(decoding: Self.attributeBomb(300_000), as: UTF8.self)
+            .replacingOccurrences(of: "<title>Second</title>", with: "<title>Sec\u{0}ond – 二</title>")
+        let bom: [UInt8] =
+            switch encoding {
+            case "UTF-16LE": [0xFF, 0xFE]
+            case "UTF-16BE": [0xFE, 0xFF]
+            case "UTF-32LE": [0xFF, 0xFE, 0, 0]
+            default: [0, 0, 0xFE, 0xFF]
+            }
+        let bytes = bom + Self.encode(text, as: encoding)
+        let started = ContinuousClock.now
+        for split in [[], [1, 3, 4_001, 1_000_000, 1_000_003], Array(stride(from: 1, to: bytes.count, by: 65_537))] {
+            let result = try FixtureSupport.parse(bytes, splitAt: split)
+            #expect(result.items.map(\.title) == ["First", "Second – 二"])
+            #expect(result.warnings.map(\.message).contains { $0.contains("more than 1024 attributes") })
+            #expect(result.warnings.map(\.message).contains { $0.contains("NUL") })
+        }
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    private static func encode(_ text: String, as encoding: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        switch encoding {
+        case "UTF-16LE", "UTF-16BE":
+            for unit in text.utf16 {
+                let pair = [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+                bytes += encoding == "UTF-16LE" ? pair : pair.reversed()
+            }
+        default:
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
+                let quad = [
+                    UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24),
+                ]
+                bytes += encoding == "UTF-32LE" ? quad : quad.reversed()
+            }
+        }
+        return bytes
+    }
+
     @Test func markupThatOnlyLooksLikeAttributesIsNeverCut() throws {
         // A comment, CDATA and a processing instruction with thousands of `=` and a stray `<` are not tags.
         let many = String(repeating: "x = y; ", count: 3_000)

@@ -66,7 +66,8 @@ import TributaryCore
     @Test func framesThatArriveInTheSamePacketAsThe101AreRead() async throws {
         let (events, _) = try await withRawServer(script: { (connection: inout RawConnection) in
             guard let request = try await connection.readRequest() else { return }
-            let key = request.split(separator: "\r\n").first { $0.hasPrefix("Sec-WebSocket-Key:") }
+            let key =
+                request.split(separator: "\r\n").first { $0.hasPrefix("Sec-WebSocket-Key:") }
                 .map { String($0.dropFirst(18)).trimmingCharacters(in: .whitespaces) } ?? ""
             let accept = WebSocketHandshake(endpoint: try WebSocketEndpoint("ws://h/"), headers: [:], key: key)
                 .expectedAccept
@@ -126,7 +127,8 @@ import TributaryCore
 
     private func itemFrame(_ seq: Int, padding: Int = 0) -> String {
         let title = String(repeating: "p", count: padding)
-        return #"{"type":"item","seq":\#(seq),"item":{"id":"one-\#(seq)","title":"t\#(title)","url":"https://example.com/\#(seq)"}}"#
+        return
+            #"{"type":"item","seq":\#(seq),"item":{"id":"one-\#(seq)","title":"t\#(title)","url":"https://example.com/\#(seq)"}}"#
     }
 
     private func items(_ events: [SourceEvent]) -> [FeedItem] {

@@ -60,7 +60,8 @@ struct RawConnection {
     /// Reads the request and answers with a valid `101`.
     mutating func upgrade() async throws {
         guard let request = try await readRequest() else { return }
-        let key = request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+        let key =
+            request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
             .map { String($0.dropFirst("sec-websocket-key:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
         let accept = WebSocketHandshake(
             endpoint: try WebSocketEndpoint("ws://127.0.0.1/"),

@@ -183,18 +183,32 @@ import Testing
             rest = try handshake.read([byte])
         }
         #expect(rest == [])
-        var again = WebSocketHandshake(endpoint: try WebSocketEndpoint("ws://h/"), headers: [:], key: "dGhlIHNhbXBsZSBub25jZQ==")
+        var again = WebSocketHandshake(
+            endpoint: try WebSocketEndpoint("ws://h/"),
+            headers: [:],
+            key: "dGhlIHNhbXBsZSBub25jZQ=="
+        )
         #expect(try again.read(bytes) == [0x81, 0x00])
     }
 
     @Test(arguments: [
         ("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", "HTTP 404 Not Found"),
-        ("HTTP/1.1 101 OK\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n", "Upgrade: websocket"),
-        ("HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n", "does not match"),
+        (
+            "HTTP/1.1 101 OK\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n",
+            "Upgrade: websocket"
+        ),
+        (
+            "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n",
+            "does not match"
+        ),
         ("SSH-2.0-OpenSSH\r\n\r\n", "status line"),
     ])
     func aWrongAnswerIsRefusedWithAReason(answer: String, reason: String) throws {
-        var handshake = WebSocketHandshake(endpoint: try WebSocketEndpoint("ws://h/"), headers: [:], key: "dGhlIHNhbXBsZSBub25jZQ==")
+        var handshake = WebSocketHandshake(
+            endpoint: try WebSocketEndpoint("ws://h/"),
+            headers: [:],
+            key: "dGhlIHNhbXBsZSBub25jZQ=="
+        )
         #expect {
             _ = try handshake.read(Array(answer.utf8))
         } throws: { error in

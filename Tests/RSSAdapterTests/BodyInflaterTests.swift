@@ -11,7 +11,9 @@ import Testing
         var output = Data()
         var start = 0
         while start < compressed.count {
-            let piece = compressed[compressed.startIndex + start..<compressed.startIndex + min(compressed.count, start + pieceSize)]
+            let piece = compressed[
+                compressed.startIndex + start..<compressed.startIndex + min(compressed.count, start + pieceSize)
+            ]
             try Data(piece).withUnsafeBytes { bytes in try inflater.inflate(bytes) { output.append(contentsOf: $0) } }
             start += pieceSize
         }

@@ -228,7 +228,8 @@ import TributaryCore
 
     @Test(arguments: [
         ("127.0.0.1", true), ("10.1.2.3", true), ("172.16.0.1", true), ("172.32.0.1", false), ("192.168.1.1", true),
-        ("169.254.169.254", true), ("100.64.0.1", true), ("0.0.0.0", true), ("8.8.8.8", false), ("93.184.216.34", false),
+        ("169.254.169.254", true), ("100.64.0.1", true), ("0.0.0.0", true), ("8.8.8.8", false),
+        ("93.184.216.34", false),
         ("::1", true), ("fe80::1", true), ("fd00::1", true), ("::ffff:10.0.0.1", true), ("2606:4700::1111", false),
     ])
     func privateAddressesAreTold(address: String, isPrivate: Bool) async throws {

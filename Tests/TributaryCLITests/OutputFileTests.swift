@@ -109,7 +109,10 @@ import Glibc
             "feed.json",
             #"{ "version": "https://jsonfeed.org/version/1.1", "title": "T", "items": [ { "id": "1", "title": "One" } ] }"#
         )
-        try workspace.write("feeds.json", #"{ "sources": [ { "id": "local", "kind": "json-file", "path": "feed.json" } ] }"#)
+        try workspace.write(
+            "feeds.json",
+            #"{ "sources": [ { "id": "local", "kind": "json-file", "path": "feed.json" } ] }"#
+        )
         let script = """
             mount -t tmpfs tmpfs /dev && mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/urandom c 1 9 || exit 99
             "$0" digest --no-state -o /dev/null
@@ -120,7 +123,9 @@ import Glibc
             [],
             in: workspace.url,
             executable: URL(fileURLWithPath: "/usr/bin/unshare"),
-            arguments: ["--mount", "--propagation", "private", "sh", "-c", script, try TributaryProcess.executable.path]
+            arguments: [
+                "--mount", "--propagation", "private", "sh", "-c", script, try TributaryProcess.executable.path,
+            ]
         )
         #expect(
             result.standardOutput.contains("exit 0; /dev/null is a character special file with mode 666"),

@@ -77,14 +77,18 @@ import TributaryCore
         #expect(Set(result.items.map(\.id)) == ["h1", "b1"])
         // The source wakes up after the run and sends its late events into a closed gate: nothing reaches the run.
         try await Task.sleep(for: .seconds(4.5))
-        #expect(!events.all.contains { event in
-            if case .itemsAdded(let items) = event { return items.contains { $0.id == "late" } }
-            return false
-        })
-        #expect(!events.all.contains { event in
-            if case .warning = event { return true }
-            return false
-        })
+        #expect(
+            !events.all.contains { event in
+                if case .itemsAdded(let items) = event { return items.contains { $0.id == "late" } }
+                return false
+            }
+        )
+        #expect(
+            !events.all.contains { event in
+                if case .warning = event { return true }
+                return false
+            }
+        )
     }
 
     @Test func keepsASourceErrorThrownByTheSourceAsItIs() async throws {

@@ -1,6 +1,6 @@
-import Synchronization
 import AsyncAlgorithms
 public import Logging
+import Synchronization
 
 /// Runs sources side by side and turns their events into kept, normalised, deduplicated items: the router of
 /// Tributary's event flow (DESIGN.md section 1).

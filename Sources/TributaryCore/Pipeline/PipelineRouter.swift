@@ -86,7 +86,10 @@ struct PipelineRouter {
         if terminated[index] {
             // A source that ran out of time may still have had an event on its way when it was ended: dropped.
             if stoppedByTheRun[index] {
-                logger.debug("dropped an event of a source that was stopped", metadata: ["source": "\(sources[index].id)"])
+                logger.debug(
+                    "dropped an event of a source that was stopped",
+                    metadata: ["source": "\(sources[index].id)"]
+                )
                 return
             }
             await warn(index, "ignored \(Self.name(of: event)) after the source's terminal event (SRC-8)", publish)
