@@ -94,6 +94,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // The router's batches (ordered sets) and the per-source cap's heap of kept items (already required by
+        // swift-async-algorithms).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Already required by async-http-client; named so the adapters can import NIOCore, NIOPosix and NIOHTTP1
         // explicitly.
@@ -119,6 +122,8 @@ let package = Package(
                 "CByteScan",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         .target(

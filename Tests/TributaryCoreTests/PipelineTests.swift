@@ -58,7 +58,7 @@ import TributaryCore
         let blocked = ScriptedSource(
             "blocked",
             [
-                .send(.started), .send(.items([FeedItem(id: "b1")])), .block(.seconds(4)),
+                .send(.started), .send(.items([FeedItem(id: "b1")])), .block(.seconds(8)),
                 .send(.items([FeedItem(id: "late")])), .send(.finished),
             ]
         )
@@ -69,14 +69,14 @@ import TributaryCore
             source(.healthy("healthy", [FeedItem(id: "h1")])), source(blocked, timeout: .milliseconds(300)),
         ])
         .run(onEvent: { event in events.append(event) })
-        #expect(clock.now - start < .seconds(3), "the run waited for the blocked source")
+        #expect(clock.now - start < .seconds(6), "the run waited for the blocked source")
         #expect(result.statuses[0].state == .succeeded)
         #expect(
             result.statuses[1].error == SourceError(sourceID: "blocked", reason: .timedOut(after: .milliseconds(300)))
         )
         #expect(Set(result.items.map(\.id)) == ["h1", "b1"])
         // The source wakes up after the run and sends its late events into a closed gate: nothing reaches the run.
-        try await Task.sleep(for: .seconds(4.5))
+        try await Task.sleep(for: .seconds(8.5))
         #expect(
             !events.all.contains { event in
                 if case .itemsAdded(let items) = event { return items.contains { $0.id == "late" } }
@@ -549,6 +549,43 @@ import TributaryCore
         #expect(result.items.map(\.id) == ["h1", "h3"])
         #expect(result.statuses[0].itemCount == 2)
         #expect(recorder.lines.contains("removed h5"))
+    }
+
+    @Test(arguments: [true, false])
+    func aFloodFarBeyondTheCapKeepsTheNewestAndTakesLinearTime(oldestFirst: Bool) async throws {
+        // 100,000 items against a cap of 5,000: finding the oldest kept item must not scan all 5,000 for each of the
+        // 95,000 items over the cap (half a billion comparisons, minutes in a debug build).
+        let count = 100_000
+        let minutes = (0..<count).map { oldestFirst ? $0 : count - 1 - $0 }
+        let batches = stride(from: 0, to: count, by: 1_000).map { start in
+            minutes[start..<start + 1_000].map { makeItem("m\($0)", published: hoursFromNow(Double($0) / 60 - 2_000)) }
+        }
+        let script = ScriptedSource("flood", [.send(.started)] + batches.map { .send(.items($0)) } + [.send(.finished)])
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await pipeline(
+            [source(script, timeout: .seconds(300))],
+            settings: fixedSettings(maxItemsPerSource: 5_000)
+        )
+        .run()
+        // A bound against the quadratic scan (minutes), not a benchmark: a debug build takes a few seconds.
+        #expect(clock.now - started < .seconds(60))
+        #expect(result.items.count == 5_000)
+        #expect(result.items.first?.id == "m\(count - 1)")
+        #expect(result.items.last?.id == "m\(count - 5_000)")
+    }
+
+    @Test func anUpdatedItemMovesInTheCapsOrder() async throws {
+        // "old" is updated to the newest date, so the cap lets "middle" go instead of it.
+        let script = ScriptedSource.healthy(
+            "src",
+            [makeItem("old", published: hoursFromNow(-10)), makeItem("middle", published: hoursFromNow(-5))],
+            [makeItem("old", published: hoursFromNow(-1))],
+            [makeItem("new", published: hoursFromNow(-2))]
+        )
+        let capped = PipelineSource(source: script, kind: "scripted", maxItems: 2)
+        let result = try await pipeline([capped]).run()
+        #expect(result.items.map(\.id) == ["old", "new"])
     }
 
     @Test func maxItemsPerSourceAppliesUnlessTheSourceSetsItsOwn() async throws {

@@ -31,6 +31,9 @@ public struct Deduplicator: Sendable {
 
     private var kept: Set<Key> = []
     private var claims: [String: Key] = [:]
+    /// The URLs each key claimed, so that forgetting or transferring a key touches its own claims only (a scan of
+    /// every claim per item made a flood over a source's cap quadratic).
+    private var claimedBy: [Key: [String]] = [:]
 
     /// Creates an empty deduplicator.
     public init() {}
@@ -40,14 +43,14 @@ public struct Deduplicator: Sendable {
         let key = Key(source: source, id: item.id)
         let canonical = Self.canonicalURL(of: item)
         if kept.contains(key) {
-            if let canonical, claims[canonical] == nil { claims[canonical] = key }
+            if let canonical { claim(canonical, for: key) }
             return .update
         }
         if let canonical, let owner = claims[canonical], owner.source != source {
             return .duplicate(of: owner)
         }
         kept.insert(key)
-        if let canonical, claims[canonical] == nil { claims[canonical] = key }
+        if let canonical { claim(canonical, for: key) }
         return .new
     }
 
@@ -55,13 +58,22 @@ public struct Deduplicator: Sendable {
     public mutating func transfer(_ old: Key, to new: Key) {
         kept.remove(old)
         kept.insert(new)
-        for (url, owner) in claims where owner == old { claims[url] = new }
+        for url in claimedBy.removeValue(forKey: old) ?? [] where claims[url] == old {
+            claims[url] = new
+            claimedBy[new, default: []].append(url)
+        }
     }
 
     /// Forgets a kept item (one dropped by a `maxItems` cap), releasing its URLs for later items.
     public mutating func forget(_ key: Key) {
         kept.remove(key)
-        claims = claims.filter { $0.value != key }
+        for url in claimedBy.removeValue(forKey: key) ?? [] where claims[url] == key { claims[url] = nil }
+    }
+
+    private mutating func claim(_ url: String, for key: Key) {
+        guard claims[url] == nil else { return }
+        claims[url] = key
+        claimedBy[key, default: []].append(url)
     }
 
     /// The canonical form of the item's `url`, else of its `external_url`.

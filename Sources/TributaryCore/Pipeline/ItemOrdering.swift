@@ -26,13 +26,29 @@ public enum ItemOrdering {
 
         /// The date the entry sorts by.
         public var sortDate: Date { item.datePublished ?? item.dateModified ?? firstSeen }
+
+        /// Where the entry stands in the digest order.
+        public var position: Position {
+            Position(sortDate: sortDate, sourceIndex: sourceIndex, arrivalIndex: arrivalIndex)
+        }
+    }
+
+    /// What decides an entry's place in the digest: a smaller position comes first.
+    public struct Position: Comparable, Hashable, Sendable {
+        public var sortDate: Date
+        public var sourceIndex: Int
+        public var arrivalIndex: Int
+
+        public static func < (lhs: Position, rhs: Position) -> Bool {
+            if lhs.sortDate != rhs.sortDate { return lhs.sortDate > rhs.sortDate }
+            if lhs.sourceIndex != rhs.sourceIndex { return lhs.sourceIndex < rhs.sourceIndex }
+            return lhs.arrivalIndex < rhs.arrivalIndex
+        }
     }
 
     /// Whether `lhs` comes before `rhs` in the digest.
     public static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
-        if lhs.sortDate != rhs.sortDate { return lhs.sortDate > rhs.sortDate }
-        if lhs.sourceIndex != rhs.sourceIndex { return lhs.sourceIndex < rhs.sourceIndex }
-        return lhs.arrivalIndex < rhs.arrivalIndex
+        lhs.position < rhs.position
     }
 
     /// The entries' items in digest order.

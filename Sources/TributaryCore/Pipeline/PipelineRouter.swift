@@ -1,5 +1,7 @@
 import Foundation
+import HeapModule
 import Logging
+import OrderedCollections
 
 /// The single consumer of a ``Pipeline`` run's event stream: all state of a run lives here, touched by one task.
 struct PipelineRouter {
@@ -40,6 +42,8 @@ struct PipelineRouter {
     private var arrivalCounters: [Int]
     /// Items of each source left out by its cap (`maxItems`, `maxItemsPerSource` or the default), for the warning.
     private var cappedCounts: [Int]
+    /// Where each source's kept items stand in the digest order, for its cap (``oldestKept(by:)``).
+    private var capPlaces: [Heap<CapPlace>]
     /// Sources ended by their timeout or the run's cancellation rather than by themselves.
     private var stoppedByTheRun: [Bool]
     /// Warnings of each source beyond ``warningLimit``, counted instead of kept.
@@ -63,6 +67,7 @@ struct PipelineRouter {
         cappedCounts = Array(repeating: 0, count: sources.count)
         unreportedWarnings = Array(repeating: 0, count: sources.count)
         stoppedByTheRun = Array(repeating: false, count: sources.count)
+        capPlaces = Array(repeating: Heap(), count: sources.count)
     }
 
     /// The run's outcome so far: kept items in digest order and every status.
@@ -235,7 +240,7 @@ struct PipelineRouter {
                 updated.tributary?.firstSeen = entry.item.tributary?.firstSeen
                 guard updated != entry.item else { continue }
                 entry.item = updated
-                entries[key] = entry
+                setEntry(entry, for: key)
                 batch.markUpdated(key)
             case .duplicate(let owner):
                 guard var entry = entries[owner] else { continue }
@@ -271,7 +276,7 @@ struct PipelineRouter {
     }
 
     /// Whether ``keep(_:from:now:batch:)`` would keep the item under its source's `maxItems`.
-    private func canKeep(_ item: FeedItem, from index: Int, now: Date) -> Bool {
+    private mutating func canKeep(_ item: FeedItem, from index: Int, now: Date) -> Bool {
         guard let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap else {
             return true
         }
@@ -281,8 +286,7 @@ struct PipelineRouter {
             sourceIndex: index,
             arrivalIndex: arrivalCounters[index]
         )
-        let oldest = keptKeys[index].compactMap { entries[$0] }.max(by: ItemOrdering.precedes)
-        return cap > 0 && oldest.map { ItemOrdering.precedes(entry, $0) } == true
+        return cap > 0 && oldestKept(by: index).map { ItemOrdering.precedes(entry, $0.entry) } == true
     }
 
     /// Keeps `item` in place of `owner`, another source's copy of it, moving the owner and the sources it recorded
@@ -321,21 +325,42 @@ struct PipelineRouter {
         )
         arrivalCounters[index] += 1
         if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap {
-            let oldest = keptKeys[index].compactMap { entries[$0] }.max(by: ItemOrdering.precedes)
             cappedCounts[index] += 1
-            guard let oldest, cap > 0, ItemOrdering.precedes(entry, oldest) else {
+            guard cap > 0, let (oldestKey, oldest) = oldestKept(by: index), ItemOrdering.precedes(entry, oldest) else {
                 deduplicator.forget(key)
                 return
             }
-            let oldestKey = Key(source: sources[index].id, id: oldest.item.id)
             entries[oldestKey] = nil
             keptKeys[index].remove(oldestKey)
             deduplicator.forget(oldestKey)
             batch.evict(oldestKey, item: oldest.item)
         }
-        entries[key] = entry
+        setEntry(entry, for: key)
         keptKeys[index].insert(key)
         batch.markAdded(key)
+    }
+
+    /// Stores an entry, and when it is new or its place in the digest order changed, records that place for the
+    /// source's cap.
+    private mutating func setEntry(_ entry: ItemOrdering.Entry, for key: Key) {
+        let previous = entries.updateValue(entry, forKey: key)
+        let place = CapPlace(key: key, entry: entry)
+        if previous.map({ CapPlace(key: key, entry: $0) }) != place { capPlaces[entry.sourceIndex].insert(place) }
+    }
+
+    /// The kept item of a source that comes last in the digest order: the one a cap lets go first. Places recorded
+    /// before an item changed or left are dropped as they come up, so each lookup costs a logarithm, not a scan of
+    /// every kept item (which made a flood of 680,000 items quadratic).
+    private mutating func oldestKept(by index: Int) -> (key: Key, entry: ItemOrdering.Entry)? {
+        while let place = capPlaces[index].max {
+            if let entry = entries[place.key], keptKeys[index].contains(place.key),
+                CapPlace(key: place.key, entry: entry) == place
+            {
+                return (place.key, entry)
+            }
+            capPlaces[index].removeMax()
+        }
+        return nil
     }
 
     /// Writes the batch's new and changed items, one save per source, and takes the stored first-seen times.
@@ -352,7 +377,7 @@ struct PipelineRouter {
                 entry.item.tributary = entry.item.tributary ?? TributaryExtension()
                 entry.item.tributary?.firstSeen = stored.firstSeen
                 entry.firstSeen = stored.firstSeen
-                entries[key] = entry
+                setEntry(entry, for: key)
             }
         }
     }
@@ -380,37 +405,45 @@ private struct Batch {
     typealias Key = Deduplicator.Key
 
     /// Keys kept for the first time in this batch.
-    var added: [Key] = []
+    var added: OrderedSet<Key> = []
     /// Keys kept before this batch that changed.
-    var updated: [Key] = []
+    var updated: OrderedSet<Key> = []
     /// Items evicted by a `maxItems` cap that were published before this batch.
     var removed: [FeedItem] = []
     /// Keys to write to the store, each once.
-    var toSave: [Key] = []
+    var toSave: OrderedSet<Key> = []
     /// Other sources whose item counts changed (their item was displaced by an earlier-listed source's copy).
     var touchedSources: Set<Int> = []
 
     mutating func markAdded(_ key: Key) {
         added.append(key)
-        queue(key)
+        toSave.append(key)
     }
 
     mutating func markUpdated(_ key: Key) {
-        if !added.contains(key) && !updated.contains(key) { updated.append(key) }
-        queue(key)
+        if !added.contains(key) { updated.append(key) }
+        toSave.append(key)
     }
 
     mutating func evict(_ key: Key, item: FeedItem) {
-        toSave.removeAll { $0 == key }
-        if let position = added.firstIndex(of: key) {
-            added.remove(at: position)
-        } else {
-            updated.removeAll { $0 == key }
+        toSave.remove(key)
+        if added.remove(key) == nil {
+            updated.remove(key)
             removed.append(item)
         }
     }
+}
 
-    private mutating func queue(_ key: Key) {
-        if !toSave.contains(key) { toSave.append(key) }
+/// An item's place in the digest order, as a source's cap compares them: the greatest is the item the digest shows
+/// last (the oldest).
+private struct CapPlace: Comparable {
+    let key: Deduplicator.Key
+    let position: ItemOrdering.Position
+
+    init(key: Deduplicator.Key, entry: ItemOrdering.Entry) {
+        self.key = key
+        position = entry.position
     }
+
+    static func < (lhs: CapPlace, rhs: CapPlace) -> Bool { lhs.position < rhs.position }
 }
