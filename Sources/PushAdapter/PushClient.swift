@@ -165,8 +165,9 @@ struct PushClient: Sendable {
                     sourceID: sourceID,
                     reason: .connection(
                         url: url,
-                        detail:
-                            "\(lastFailure ?? "no frame arrived") within the listen window of \(DurationFormat.string(listen)); check that the server is running and the URL is right"
+                        detail: "no frame arrived within the listen window of \(DurationFormat.string(listen)); "
+                            + (lastFailure.map { "the last connection failed: \($0)" }
+                                ?? "check that the server is running and the URL is right")
                     )
                 )
             )
