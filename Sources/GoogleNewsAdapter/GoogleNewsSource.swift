@@ -119,7 +119,6 @@ public struct GoogleNewsSource: Source {
                 throw SourceOptionError(key: "timeout", message: "a positive duration such as \"30s\" or \"2m\"")
             }
             settings.timeout = timeout
-            settings.connectTimeout = min(settings.connectTimeout, timeout / 2)
         }
         self.id = id
         self.options = options

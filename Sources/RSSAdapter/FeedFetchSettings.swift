@@ -6,8 +6,8 @@ public struct FeedFetchSettings: Sendable, Hashable {
     public static let defaultMaxBytes = 20 << 20
     /// The default ``timeout``: 30 seconds.
     public static let defaultTimeout = Duration.seconds(30)
-    /// The default ``connectTimeout``: 10 seconds.
-    public static let defaultConnectTimeout = Duration.seconds(10)
+    /// How long establishing a connection may take (within ``timeout``); the run's one HTTP client has it.
+    public static let connectTimeout = Duration.seconds(10)
     /// The default ``maxRedirects``.
     public static let defaultMaxRedirects = 5
 
@@ -16,8 +16,6 @@ public struct FeedFetchSettings: Sendable, Hashable {
     /// How long the whole fetch may take, from connecting to the last byte; past it the fetch fails with
     /// `SourceError.Reason.timedOut`.
     public var timeout: Duration
-    /// How long establishing the connection may take.
-    public var connectTimeout: Duration
     /// The largest body in bytes, after decompression; past it the download is aborted with
     /// `SourceError.Reason.tooLarge`.
     public var maxBytes: Int
@@ -32,7 +30,6 @@ public struct FeedFetchSettings: Sendable, Hashable {
     public init(
         userAgent: String = FeedFetchSettings.defaultUserAgent,
         timeout: Duration = FeedFetchSettings.defaultTimeout,
-        connectTimeout: Duration = FeedFetchSettings.defaultConnectTimeout,
         maxBytes: Int = FeedFetchSettings.defaultMaxBytes,
         maxRedirects: Int = FeedFetchSettings.defaultMaxRedirects,
         encodingOverride: String? = nil,
@@ -40,7 +37,6 @@ public struct FeedFetchSettings: Sendable, Hashable {
     ) {
         self.userAgent = userAgent
         self.timeout = timeout
-        self.connectTimeout = connectTimeout
         self.maxBytes = maxBytes
         self.maxRedirects = maxRedirects
         self.encodingOverride = encodingOverride

@@ -63,12 +63,21 @@ public struct FeedReader: Sendable {
         shaping shape: @escaping @Sendable (FeedItem) -> FeedItem? = { $0 },
         validators: Validators = Validators()
     ) async throws -> FeedReadResult {
+        try await fetch(url, into: sink, shape: shape, validators: validators)
+    }
+
+    /// How long the other sources of a run leave a host alone after it answered `429` without `Retry-After`.
+    static let pauseAfterThrottling = Duration.seconds(10)
+
+    // MARK: - Private
+
+    /// Runs `body` within ``FeedFetchSettings/timeout``.
+    private func bounded<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result
+    {
         let timeout = settings.timeout
         let sourceID = sourceID
-        return try await withThrowingTaskGroup(of: FeedReadResult.self) { group in
-            group.addTask {
-                try await fetch(url, into: sink, shape: shape, validators: validators)
-            }
+        return try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 throw SourceError(sourceID: sourceID, reason: .timedOut(after: timeout))
@@ -79,8 +88,6 @@ public struct FeedReader: Sendable {
         }
     }
 
-    // MARK: - Private
-
     private func fetch(
         _ url: URL,
         into sink: EventSink,
@@ -89,15 +96,28 @@ public struct FeedReader: Sendable {
     ) async throws -> FeedReadResult {
         let result: FeedReadResult
         if url.isFileURL {
-            result = try await FileFeedLoader(reader: self).load(url, into: sink, shape: shape)
+            result = try await bounded { try await FileFeedLoader(reader: self).load(url, into: sink, shape: shape) }
         } else {
             let loader = HTTPFeedLoader(reader: self)
-            if let hostLimiter {
-                result = try await hostLimiter.withPermit(for: url.host?.lowercased() ?? "") {
-                    try await loader.load(url, into: sink, shape: shape, validators: validators)
+            let host = url.host?.lowercased() ?? ""
+            let load = {
+                try await bounded { try await loader.load(url, into: sink, shape: shape, validators: validators) }
+            }
+            guard let hostLimiter else { return try await load() }
+            do {
+                // The timeout counts from the start of the request, not from the start of the wait for a turn.
+                result = try await hostLimiter.withPermit(for: host) { try await load() }
+            } catch let heldOff as HostLimiter.HeldOff {
+                throw SourceError(
+                    sourceID: sourceID,
+                    reason: .throttled(url: url.absoluteString, status: 429, retryAfter: heldOff.remaining)
+                )
+            } catch let error as SourceError {
+                if case .throttled(_, _, let retryAfter) = error.reason {
+                    // The host asked for a pause: the other sources of the run keep to it too.
+                    await hostLimiter.holdOff(host, for: retryAfter ?? Self.pauseAfterThrottling)
                 }
-            } else {
-                result = try await loader.load(url, into: sink, shape: shape, validators: validators)
+                throw error
             }
         }
         logger.debug(

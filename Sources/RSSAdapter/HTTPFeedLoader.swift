@@ -16,17 +16,15 @@ struct HTTPFeedLoader {
 
     let reader: FeedReader
 
-    func load(
-        _ url: URL,
-        into sink: EventSink,
-        shape: @escaping @Sendable (FeedItem) -> FeedItem?,
-        validators: Validators
-    ) async throws -> FeedReadResult {
-        let settings = reader.settings
+    /// The one HTTP client of the process: every `rss` and `google-news` source of a run shares its pool, so the
+    /// feeds of one host reuse keep-alive connections instead of each opening (and closing) its own. Like
+    /// async-http-client's `HTTPClient.shared`, it lives as long as the process and is never shut down; a cancelled
+    /// request closes its own connection. Timeouts are per request (the fetch's deadline).
+    static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration(
             // Redirects are followed here, one by one, so that each target can be checked (``RedirectPolicy``).
             redirectConfiguration: .disallow,
-            timeout: .init(connect: timeAmount(settings.connectTimeout), read: timeAmount(settings.timeout)),
+            timeout: .init(connect: .seconds(FeedFetchSettings.connectTimeout.components.seconds)),
             // Bodies are decompressed by ``BodyInflater``, which also reads the raw deflate many servers send.
             decompression: .disabled
         )
@@ -34,26 +32,22 @@ struct HTTPFeedLoader {
         // instead of retrying with back-off until the connect timeout: offline, every network source would
         // otherwise hold the digest up for the whole connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        // One client per read, always shut down before returning: nothing leaks past the source's run, and
-        // cancelling the read closes its connection.
-        let client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: configuration,
-            backgroundActivityLogger: reader.logger
-        )
-        let result: Result<FeedReadResult, any Error>
+        // As many connections per host as the politeness limit lets requests run at once (feeds.json
+        // `maxConnectionsPerHost`), and idle ones closed soon after a run.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
+        configuration.connectionPool.idleTimeout = .seconds(30)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    func load(
+        _ url: URL,
+        into sink: EventSink,
+        shape: @escaping @Sendable (FeedItem) -> FeedItem?,
+        validators: Validators
+    ) async throws -> FeedReadResult {
         do {
-            result = .success(
-                try await download(url, with: client, into: sink, shape: shape, validators: validators)
-            )
+            return try await download(url, with: Self.client, into: sink, shape: shape, validators: validators)
         } catch {
-            result = .failure(error)
-        }
-        try? await client.shutdown()
-        switch result {
-        case .success(let value):
-            return value
-        case .failure(let error):
             throw translate(error, url: url)
         }
     }
@@ -239,7 +233,7 @@ struct HTTPFeedLoader {
         case .connectTimeout:
             reason = .connection(
                 url: location,
-                detail: "no connection within \(DurationFormat.string(settings.connectTimeout))"
+                detail: "no connection within \(DurationFormat.string(FeedFetchSettings.connectTimeout))"
             )
         case .cancelled:
             return CancellationError()

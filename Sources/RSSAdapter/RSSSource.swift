@@ -135,9 +135,6 @@ extension FeedFetchSettings {
                 throw SourceOptionError(key: "timeout", message: "a positive duration such as \"30s\" or \"2m\"")
             }
             self.timeout = timeout
-            // Connecting gets at most half the time, so a refused or unreachable server is reported as such
-            // (async-http-client retries a refused connection until its connect timeout) rather than as a timeout.
-            connectTimeout = min(connectTimeout, timeout / 2)
         }
         if let maxBytes = options.maxBytes {
             guard maxBytes > 0 else {

@@ -1,16 +1,30 @@
-/// Keeps the requests of one run polite to each host: at most ``maxConcurrentRequests`` at a time, and each start
-/// at least ``minimumInterval`` after the previous request to the host started or ended, whichever came later
-/// (feeds.json `maxConnectionsPerHost` and `minimumHostInterval`). With one request at a time, that is a pause of
-/// ``minimumInterval`` between the end of one request and the start of the next.
+import DequeModule
+
+/// Keeps the requests of one run polite to each host: at most ``maxConcurrentRequests`` at a time, each start at
+/// least ``minimumInterval`` after the previous request to the host started or ended (feeds.json
+/// `maxConnectionsPerHost` and `minimumHostInterval`), and nothing before the time a host asked for with
+/// `Retry-After` (``holdOff(_:for:)``).
 ///
 /// The host gives every source of a run the same limiter through ``SourceContext/hostLimiter``, so sources that
-/// talk to one server (several Google News searches, several feeds of one blog host) queue behind each other
-/// instead of hitting it at once. Hosts are compared as given (lowercase them first).
+/// talk to one server (several feeds of one blog host) queue behind each other instead of hitting it at once.
+/// Waiting requests are served in arrival order: a request that ends hands its slot to the longest waiter (no
+/// polling). The wait
+/// is not charged to a source's timeout (``TimeoutBudget``). Hosts are compared as given (lowercase them first).
 public actor HostLimiter {
-    /// The default of feeds.json `maxConnectionsPerHost`.
-    public static let defaultMaxConcurrentRequests = 2
-    /// The default of feeds.json `minimumHostInterval`.
-    public static let defaultMinimumInterval = Duration.milliseconds(500)
+    /// The default of feeds.json `maxConnectionsPerHost`: as many connections as a browser opens to one host.
+    public static let defaultMaxConcurrentRequests = 6
+    /// The default of feeds.json `minimumHostInterval`: none; a host that wants one says so (429, 503 and
+    /// `Retry-After`), and Google News sources keep their own.
+    public static let defaultMinimumInterval = Duration.zero
+    /// The longest a request waits for a host's `Retry-After`; a host that asks for more fails the request at once
+    /// (``HeldOff``), and the next run tries again.
+    public static let longestHoldOffWait = Duration.seconds(30)
+
+    /// A host asked for a pause longer than ``longestHoldOffWait``.
+    public struct HeldOff: Error, Sendable {
+        /// How long the host still wants to be left alone.
+        public var remaining: Duration
+    }
 
     /// The most requests to one host at a time.
     public let maxConcurrentRequests: Int
@@ -21,6 +35,16 @@ public actor HostLimiter {
     private var running: [String: Int] = [:]
     /// When a request to the host last started or ended.
     private var lastActivity: [String: ContinuousClock.Instant] = [:]
+    /// Until when a host asked to be left alone.
+    private var heldUntil: [String: ContinuousClock.Instant] = [:]
+    /// Requests waiting for a free slot, per host, in arrival order.
+    private var waiters: [String: Deque<Waiter>] = [:]
+    private var nextWaiter: UInt64 = 0
+
+    private struct Waiter {
+        var id: UInt64
+        var continuation: CheckedContinuation<Void, any Error>
+    }
 
     /// Creates a limiter.
     /// - Parameters:
@@ -34,19 +58,25 @@ public actor HostLimiter {
         self.minimumInterval = max(.zero, minimumInterval)
     }
 
-    /// Runs `body` once the host has a free slot and the interval since the last start has passed.
+    /// Runs `body` once the host has a free slot, the interval since the last start has passed and any pause the
+    /// host asked for is over.
     ///
-    /// Waiting ends at once when the task is cancelled.
+    /// Waiting ends at once when the task is cancelled, and is not charged to the source's ``TimeoutBudget``.
     /// - Parameters:
     ///   - host: the host the request goes to.
     ///   - body: the request.
     /// - Returns: what `body` returns.
-    /// - Throws: `CancellationError` when cancelled while waiting, or what `body` throws.
+    /// - Throws: `CancellationError` when cancelled while waiting, ``HeldOff`` when the host asked for a longer
+    ///   pause than ``longestHoldOffWait``, or what `body` throws.
     public nonisolated func withPermit<Result: Sendable>(
         for host: String,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        try await acquire(host)
+        if let budget = TimeoutBudget.current {
+            try await budget.pausing { try await acquire(host) }
+        } else {
+            try await acquire(host)
+        }
         do {
             let result = try await body()
             await release(host)
@@ -55,6 +85,12 @@ public actor HostLimiter {
             await release(host)
             throw error
         }
+    }
+
+    /// Asks every later request to `host` to wait `delay` (a `Retry-After`, or a pause after a `429`).
+    public func holdOff(_ host: String, for delay: Duration) {
+        let until = clock.now.advanced(by: delay)
+        if heldUntil[host].map({ $0 < until }) ?? true { heldUntil[host] = until }
     }
 
     /// How many requests to `host` are running now.
@@ -67,12 +103,23 @@ public actor HostLimiter {
     private func acquire(_ host: String) async throws {
         while true {
             try Task.checkCancellation()
-            guard running[host, default: 0] < maxConcurrentRequests else {
-                // Every slot is taken; look again shortly (sleeping is cancellable).
-                try await clock.sleep(for: .milliseconds(10))
+            let now = clock.now
+            if let until = heldUntil[host], until > now {
+                guard until - now <= Self.longestHoldOffWait else { throw HeldOff(remaining: until - now) }
+                try await clock.sleep(until: until)
                 continue
             }
-            let now = clock.now
+            guard running[host, default: 0] < maxConcurrentRequests else {
+                // The request that ends hands its slot over to the longest waiter.
+                try await waitForSlot(at: host)
+                do {
+                    try await keepInterval(at: host)
+                } catch {
+                    release(host)
+                    throw error
+                }
+                return
+            }
             if let last = lastActivity[host], last.advanced(by: minimumInterval) > now {
                 try await clock.sleep(until: last.advanced(by: minimumInterval))
                 continue
@@ -83,8 +130,49 @@ public actor HostLimiter {
         }
     }
 
-    private func release(_ host: String) {
-        running[host, default: 1] -= 1
+    /// With a slot already held, waits out the interval since the last start and any pause the host asked for.
+    private func keepInterval(at host: String) async throws {
+        try Task.checkCancellation()
+        var start = lastActivity[host].map { $0.advanced(by: minimumInterval) } ?? clock.now
+        if let until = heldUntil[host], until > start {
+            guard until - clock.now <= Self.longestHoldOffWait else { throw HeldOff(remaining: until - clock.now) }
+            start = until
+        }
+        if start > clock.now { try await clock.sleep(until: start) }
         lastActivity[host] = clock.now
+    }
+
+    /// Waits until a request to `host` ends (or the task is cancelled).
+    private func waitForSlot(at host: String) async throws {
+        let id = nextWaiter
+        nextWaiter += 1
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    waiters[host, default: []].append(Waiter(id: id, continuation: continuation))
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id, at: host) }
+        }
+    }
+
+    private func cancelWaiter(_ id: UInt64, at host: String) {
+        guard let index = waiters[host]?.firstIndex(where: { $0.id == id }),
+            let waiter = waiters[host]?.remove(at: index)
+        else { return }
+        waiter.continuation.resume(throwing: CancellationError())
+    }
+
+    private func release(_ host: String) {
+        lastActivity[host] = clock.now
+        if let next = waiters[host]?.popFirst() {
+            // The slot goes straight to the longest waiter: requests are served in arrival order.
+            next.continuation.resume()
+        } else {
+            running[host, default: 1] -= 1
+        }
     }
 }

@@ -27,9 +27,46 @@ enum FeedServer {
 
     /// Builds the router. `gate` holds back the second half of `/paced` until it opens; `pacedOutcome` learns
     /// whether it opened before the body was complete.
-    static func router(gate: Gate = Gate(), pacedOutcome: PacedOutcome = PacedOutcome()) -> Router<BasicRequestContext>
-    {
+    /// Counts the requests a server answered.
+    actor RequestCounter {
+        private(set) var count = 0
+        func increment() { count += 1 }
+    }
+
+    /// Counts every request, for tests that check how often a host was asked.
+    struct CountingMiddleware: RouterMiddleware {
+        let counter: RequestCounter
+
+        func handle(
+            _ request: Request,
+            context: BasicRequestContext,
+            next: (Request, BasicRequestContext) async throws -> Response
+        ) async throws -> Response {
+            await counter.increment()
+            return try await next(request, context)
+        }
+    }
+
+    static func router(
+        gate: Gate = Gate(),
+        pacedOutcome: PacedOutcome = PacedOutcome(),
+        counting counter: RequestCounter? = nil
+    ) -> Router<BasicRequestContext> {
         let router = Router()
+        if let counter { router.add(middleware: CountingMiddleware(counter: counter)) }
+        // A 4-item feed answered after 150 ms; a 429 that asks for an hour's pause.
+        router.get("/delayed/:index") { _, _ -> Response in
+            try await Task.sleep(for: .milliseconds(150))
+            let data = try Fixture.data("google-news-top-stories-en.xml")
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/rss+xml"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data))
+            )
+        }
+        router.get("/throttled") { _, _ -> Response in
+            Response(status: .tooManyRequests, headers: [.retryAfter: "3600"])
+        }
         router.get("/fixtures/:name") { _, context -> Response in
             let name = try context.parameters.require("name")
             var headers: HTTPFields = [.contentType: "application/xml"]

@@ -57,4 +57,78 @@ import TributaryCore
             }
         }
     }
+
+    @Test func manyFeedsOfOneHostAllSucceedWhateverTheirTurn() async throws {
+        // 40 feeds of one host, answered 150 ms each, two at a time: the last waits about 3 s for its turn, three
+        // times its 1 s timeout. The wait is not the source's fault; every one must succeed.
+        try await withTemporaryDirectory { directory in
+            try await withTestServer(FeedServer.router()) { port in
+                let context = SourceContext(
+                    baseDirectory: directory,
+                    hostLimiter: HostLimiter(maxConcurrentRequests: 2, minimumInterval: .zero)
+                )
+                let sources = try (0..<40).map { index in
+                    PipelineSource(
+                        source: try RSSSource(
+                            id: SourceID(stringLiteral: "feed-\(index)"),
+                            options: RSSOptions(url: "http://127.0.0.1:\(port)/delayed/\(index)", timeout: "1s"),
+                            context: context
+                        ),
+                        kind: "rss",
+                        timeout: .seconds(1)
+                    )
+                }
+                let result = try await Pipeline(
+                    sources: sources,
+                    settings: PipelineSettings(defaultTimeout: .seconds(1)),
+                    store: InMemoryItemStore()
+                )
+                .run()
+                let failed = result.statuses.filter { $0.error != nil }
+                #expect(failed.isEmpty, "\(failed.map { $0.error?.description ?? "" })")
+                #expect(result.statuses.allSatisfy { $0.state == .succeeded })
+                // The same four stories in every feed: kept once, the other 39 sources named in `also_in`.
+                #expect(result.items.count == 4)
+                #expect(result.items.allSatisfy { $0.tributary?.alsoIn.count == 39 })
+            }
+        }
+    }
+
+    @Test func aHostThatAsksForAPauseIsLeftAloneByTheOtherSourcesToo() async throws {
+        // The first source meets a 429 with Retry-After: 3600; the sources after it do not ask the host again.
+        try await withTemporaryDirectory { directory in
+            let requests = FeedServer.RequestCounter()
+            try await withTestServer(FeedServer.router(counting: requests)) { port in
+                let context = SourceContext(
+                    baseDirectory: directory,
+                    hostLimiter: HostLimiter(maxConcurrentRequests: 1, minimumInterval: .zero)
+                )
+                let urls = ["throttled"] + (0..<5).map { "delayed/\($0)" }
+                let sources = try urls.enumerated().map { index, path in
+                    PipelineSource(
+                        source: try RSSSource(
+                            id: SourceID(stringLiteral: "s\(index)"),
+                            options: RSSOptions(url: "http://127.0.0.1:\(port)/\(path)"),
+                            context: context
+                        ),
+                        kind: "rss"
+                    )
+                }
+                let result = try await Pipeline(
+                    sources: sources,
+                    settings: PipelineSettings(defaultTimeout: .seconds(10)),
+                    store: InMemoryItemStore()
+                )
+                .run()
+                #expect(
+                    result.statuses.allSatisfy { status in
+                        if case .throttled = status.error?.reason { return true }
+                        return false
+                    },
+                    "\(result.statuses.map { $0.error?.description ?? "ok" })"
+                )
+                #expect(await requests.count == 1)
+            }
+        }
+    }
 }

@@ -130,16 +130,20 @@ public struct Pipeline: Sendable {
         // Everything that can end the wait, in the order it happens: the source's own end, its timeout, the run's
         // cancellation, the end of the grace period.
         let (signals, signal) = AsyncStream<Signal>.makeStream()
+        // The timeout counts the source's own work, not its waits for a turn at a host (``TimeoutBudget``).
+        let budget = TimeoutBudget(timeout)
         let work = Task {
-            do {
-                try await source.run(into: sink)
-                signal.yield(.ended(.returned))
-            } catch {
-                signal.yield(.ended(.threw(error)))
+            await TimeoutBudget.$current.withValue(budget) {
+                do {
+                    try await source.run(into: sink)
+                    signal.yield(.ended(.returned))
+                } catch {
+                    signal.yield(.ended(.threw(error)))
+                }
             }
         }
         let timer = Task {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            guard (try? await budget.expiry()) != nil else { return }
             signal.yield(.timedOut)
         }
         defer { timer.cancel() }
