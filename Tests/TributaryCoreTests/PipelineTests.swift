@@ -362,6 +362,23 @@ import TributaryCore
         #expect(result.statuses.first?.itemCount == 2)
     }
 
+    @Test func storedItemsServedForANotModifiedSourceAreNotWrittenAgain() async throws {
+        // A warm run: the items come back from the store as they were saved, and nothing is saved again (the
+        // store would otherwise rewrite every item of every unchanged feed on every run).
+        let store = SaveCountingStore()
+        let earlier = hoursFromNow(-30)
+        _ = try await store.save([makeItem("a", published: hoursFromNow(-2)), makeItem("b")], from: "src", at: earlier)
+        let saves = await store.saves
+        let result = try await pipeline(
+            [source(ScriptedSource("src", [.send(.started), .send(.notModified)]))],
+            store: store
+        )
+        .run()
+        #expect(await store.saves == saves)
+        #expect(result.items.map(\.id) == ["a", "b"])
+        #expect(result.items.allSatisfy { $0.tributary?.firstSeen == earlier })
+    }
+
     @Test func aCheckpointIsStoredForTheSourceThatSentIt() async throws {
         let store: any ItemStore = InMemoryItemStore()
         let checkpoint = SourceCheckpoint(["etag": "\"v2\""])
@@ -739,4 +756,24 @@ import TributaryCore
         #expect(settings.defaultTimeout == .seconds(60))
         #expect(settings.now() == referenceNow)
     }
+}
+
+/// An in-memory store that counts its saves.
+private actor SaveCountingStore: ItemStore {
+    private let inner = InMemoryItemStore()
+    private(set) var saves = 0
+
+    func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
+        saves += 1
+        return await inner.save(items, from: source, at: date)
+    }
+
+    func items() async throws -> [StoredItem] { await inner.items() }
+    func currentItems(from source: SourceID) async throws -> [StoredItem] { await inner.currentItems(from: source) }
+    func checkpoint(for source: SourceID) async throws -> SourceCheckpoint { await inner.checkpoint(for: source) }
+    func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
+        await inner.saveCheckpoint(checkpoint, for: source)
+    }
+    func lastDigestDate() async throws -> Date? { await inner.lastDigestDate() }
+    func recordDigest(at date: Date) async throws { await inner.recordDigest(at: date) }
 }

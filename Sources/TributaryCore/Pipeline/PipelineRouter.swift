@@ -123,8 +123,20 @@ struct PipelineRouter {
             await finish(index, state: .succeeded, publish: publish)
         case .notModified:
             await ensureRunning(index, before: event, publish)
-            let stored = try await store.currentItems(from: sources[index].id).map(\.item)
-            if !stored.isEmpty { try await receive(stored, from: index, publish: publish) }
+            // The stored items were normalised and saved when they arrived: they are served as they are, neither
+            // normalised nor written again (a warm run costs little more than its HTTP round trips).
+            let stored = try await store.currentItems(from: sources[index].id)
+            if !stored.isEmpty {
+                try await receive(
+                    stored.map(\.item),
+                    from: index,
+                    publish: publish,
+                    storedFirstSeen: Dictionary(
+                        stored.map { ($0.item.id, $0.firstSeen) },
+                        uniquingKeysWith: { a, _ in a }
+                    )
+                )
+            }
             await finish(index, state: .notModified, publish: publish)
         }
     }
@@ -211,17 +223,29 @@ struct PipelineRouter {
         await publish(.sourceStatusChanged(statuses[index]))
     }
 
-    /// One batch: normalise, filter, deduplicate, cap, save, publish.
-    private mutating func receive(_ items: [FeedItem], from index: Int, publish: Publish) async throws {
+    /// One batch: normalise, filter, deduplicate, cap, save, publish. Items served from the store
+    /// (`storedFirstSeen`, their first-seen times by id) skip normalising and saving: they went through both when
+    /// they arrived.
+    private mutating func receive(
+        _ items: [FeedItem],
+        from index: Int,
+        publish: Publish,
+        storedFirstSeen: [String: Date]? = nil
+    ) async throws {
         let source = sources[index]
         let now = settings.now()
         let cutoff = settings.maxAge.map { now.addingTimeInterval(-Self.seconds($0)) }
 
         var candidates: [FeedItem] = []
         for item in items {
-            let output = normaliser.normalise(item, from: source.id, baseURL: source.baseURL)
-            for warning in output.warnings { await warn(index, warning, publish) }
-            let candidate = output.item
+            let candidate: FeedItem
+            if storedFirstSeen != nil {
+                candidate = item
+            } else {
+                let output = normaliser.normalise(item, from: source.id, baseURL: source.baseURL)
+                for warning in output.warnings { await warn(index, warning, publish) }
+                candidate = output.item
+            }
             guard globalFilter.allows(candidate), sourceFilters[index].allows(candidate) else { continue }
             if let cutoff, let date = candidate.datePublished ?? candidate.dateModified, date < cutoff { continue }
             candidates.append(candidate)
@@ -229,6 +253,7 @@ struct PipelineRouter {
 
         var batch = Batch()
         for item in candidates {
+            let now = storedFirstSeen?[item.id] ?? now
             switch deduplicator.classify(item, from: source.id) {
             case .new:
                 keep(item, from: index, now: now, batch: &batch)
@@ -260,7 +285,7 @@ struct PipelineRouter {
             }
         }
 
-        try await save(batch, at: now)
+        if storedFirstSeen == nil { try await save(batch, at: now) }
         let previousCount = statuses[index].itemCount
         statuses[index].itemCount = keptKeys[index].count
 
