@@ -98,7 +98,7 @@ public actor SQLiteStore: ItemStore {
                 if let existing {
                     let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
                     let stamped = Self.stamped(item, firstSeen: firstSeen)
-                    let json = try Self.encode(stamped)
+                    let json = Self.encode(stamped)
                     let oldJSON: String = existing["json"]
                     try db.execute(
                         sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?",
@@ -118,7 +118,7 @@ public actor SQLiteStore: ItemStore {
                             VALUES (?, ?, ?, ?, ?, ?)
                             """,
                         arguments: [
-                            source.rawValue, item.id, try Self.encode(stamped), date.timeIntervalSince1970,
+                            source.rawValue, item.id, Self.encode(stamped), date.timeIntervalSince1970,
                             date.timeIntervalSince1970, run,
                         ]
                     )
@@ -411,10 +411,10 @@ public actor SQLiteStore: ItemStore {
         return stamped
     }
 
-    private static func encode(_ item: FeedItem) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(item), as: UTF8.self)
+    /// An item as the store keeps it: the JSON Feed writer's output, deterministic (so an unchanged item compares
+    /// equal to its stored text) and several times faster than `JSONEncoder`.
+    private static func encode(_ item: FeedItem) -> String {
+        String(decoding: JSONFeedWriter.encode(item), as: UTF8.self)
     }
 
     private static func detail(of error: DatabaseError) -> String {

@@ -72,6 +72,17 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(contentsOf: [0x5D, 0x7D, 0x0A])
     }
 
+    /// One item as a JSON object on its own (no comma, no newline): how the state store keeps an item. It decodes
+    /// to the same ``FeedItem``, as every item this writer writes.
+    public static func encode(_ item: FeedItem) -> [UInt8] {
+        var out = ByteWriter(capacity: 4096)
+        defer { out.deallocate() }
+        Self.item(item, contentHTML: nil, into: &out)
+        var buffer: [UInt8] = []
+        out.flush(into: &buffer)
+        return buffer
+    }
+
     /// The whole document at once.
     public static func encode(_ feed: JSONFeed) -> [UInt8] {
         var writer = JSONFeedWriter()
