@@ -151,3 +151,11 @@ echo "$feeds feeds x $items items over $hosts loopback hosts (nginx); medians of
 printf '%-20s %10s %12s\n' job wall "peak RSS"
 for label in tributary-cold sfeed-cold tributary-warm sfeed-warm tributary-one-host; do report "$label"; done
 echo "one host: failed sources per round: ${one_host_failures[*]}"
+ratio() { # tributary label, sfeed label
+    local ours theirs
+    ours="$(cut -d' ' -f1 "$work/$1" | median)"
+    theirs="$(cut -d' ' -f1 "$work/$2" | median)"
+    awk -v a="$ours" -v b="$theirs" -v l="$3" 'BEGIN { printf "%s: tributary takes %.2fx sfeed'"'"'s time (target 0.25x)\n", l, a / b }'
+}
+ratio tributary-cold sfeed-cold cold
+ratio tributary-warm sfeed-warm warm
