@@ -36,6 +36,27 @@ struct WebSocketPushTransport: PushTransport {
         let endpoint = try WebSocketEndpoint(url)
         let channel = try await open(endpoint)
         let handshake = WebSocketHandshake(endpoint: endpoint, headers: headers)
+        do {
+            try await exchange(over: channel, handshake: handshake, onMessage: onMessage)
+        } catch let error as NIOSSLError {
+            try Task.checkCancellation()
+            throw PushConnectionError.cannotConnect(
+                host: endpoint.host,
+                port: endpoint.port,
+                detail: Self.tlsFailure(error)
+            )
+        }
+        try Task.checkCancellation()
+    }
+
+    // MARK: - Private
+
+    /// The upgrade request, then the answer and the frames, until the server closes or the task is cancelled.
+    private func exchange(
+        over channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
+        handshake: WebSocketHandshake,
+        onMessage: @escaping @Sendable (PushMessage) async -> Void
+    ) async throws {
         try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(bytes: handshake.request))
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -55,10 +76,20 @@ struct WebSocketPushTransport: PushTransport {
                 try? await outbound.write(ByteBuffer(bytes: Self.frame(opcode: 0x8, payload: [0x03, 0xE8])))
             }
         }
-        try Task.checkCancellation()
     }
 
-    // MARK: - Private
+    /// A TLS failure in words: a server that is not TLS on that port, or a certificate that was not accepted.
+    private static func tlsFailure(_ error: NIOSSLError) -> String {
+        let text = "\(error)"
+        if text.contains("EOF during handshake") || text.contains("WRONG_VERSION_NUMBER") {
+            return
+                "the TLS handshake failed: the server closed it or does not speak TLS on this port (ws:// instead of wss://?)"
+        }
+        if text.lowercased().contains("certificate") {
+            return "the server's TLS certificate was not accepted (\(text))"
+        }
+        return "the TLS handshake failed (\(text))"
+    }
 
     private func open(_ endpoint: WebSocketEndpoint) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         let tls = endpoint.secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil

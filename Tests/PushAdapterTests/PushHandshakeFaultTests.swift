@@ -63,6 +63,27 @@ import TributaryCore
         #expect(!reason.contains("Error("), "no Swift type names: \(reason)")
     }
 
+    @Test func aWSSURLToAServerWithoutTLSSaysSoInWords() async throws {
+        // The server reads the TLS client hello and closes, as a plain server on a TLS URL would.
+        let (events, elapsed) = try await withRawServer(script: { (connection: inout RawConnection) in
+            _ = try await connection.inbound.next()
+        }) { port in
+            var context = testContext(mode: .oneShot)
+            context.savedState = SourceCheckpoint()
+            var options = PushOptions(url: "wss://127.0.0.1:\(port)/feed", listen: .seconds(1))
+            options.reconnect.initialDelay = .milliseconds(50)
+            let recorder = EventRecorder()
+            let started = ContinuousClock.now
+            try await PushSource(id: "wire", options: options, context: context)
+                .run(into: EventSink { await recorder.append($0) })
+            return (await recorder.events, ContinuousClock.now - started)
+        }
+        #expect(elapsed < .seconds(3))
+        let reason = try #require(failure(events), "\(events)")
+        #expect(reason.contains("does not speak TLS on this port"), "\(reason)")
+        #expect(!reason.contains("NIOSSL"), "\(reason)")
+    }
+
     @Test func framesThatArriveInTheSamePacketAsThe101AreRead() async throws {
         let (events, _) = try await withRawServer(script: { (connection: inout RawConnection) in
             guard let request = try await connection.readRequest() else { return }
