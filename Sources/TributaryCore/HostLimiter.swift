@@ -8,8 +8,8 @@ import DequeModule
 /// The host gives every source of a run the same limiter through ``SourceContext/hostLimiter``, so sources that
 /// talk to one server (several feeds of one blog host) queue behind each other instead of hitting it at once.
 /// Waiting requests are served in arrival order: a request that ends hands its slot to the longest waiter (no
-/// polling). The wait
-/// is not charged to a source's timeout (``TimeoutBudget``). Hosts are compared as given (lowercase them first).
+/// polling). The wait is not charged to a source's timeout (``TimeoutBudget``). Hosts are compared as given
+/// (lowercase them first).
 public actor HostLimiter {
     /// The default of feeds.json `maxConnectionsPerHost`: as many connections as a browser opens to one host.
     public static let defaultMaxConcurrentRequests = 6
@@ -100,46 +100,45 @@ public actor HostLimiter {
 
     // MARK: - Private
 
+    /// Takes a slot at `host` (a free one, or the one a finishing request hands over), then waits, holding it, until
+    /// the interval since the last start and any pause the host asked for are over.
     private func acquire(_ host: String) async throws {
-        while true {
-            try Task.checkCancellation()
-            let now = clock.now
-            if let until = heldUntil[host], until > now {
-                guard until - now <= Self.longestHoldOffWait else { throw HeldOff(remaining: until - now) }
-                try await clock.sleep(until: until)
-                continue
-            }
-            guard running[host, default: 0] < maxConcurrentRequests else {
-                // The request that ends hands its slot over to the longest waiter.
-                try await waitForSlot(at: host)
-                do {
-                    try await keepInterval(at: host)
-                } catch {
-                    release(host)
-                    throw error
-                }
-                return
-            }
-            if let last = lastActivity[host], last.advanced(by: minimumInterval) > now {
-                try await clock.sleep(until: last.advanced(by: minimumInterval))
-                continue
-            }
+        try Task.checkCancellation()
+        // A host that asked for a long pause fails the request at once, without waiting for a slot first.
+        if let until = heldUntil[host], until - clock.now > Self.longestHoldOffWait {
+            throw HeldOff(remaining: until - clock.now)
+        }
+        if running[host, default: 0] < maxConcurrentRequests {
             running[host, default: 0] += 1
-            lastActivity[host] = now
-            return
+        } else {
+            try await waitForSlot(at: host)
+        }
+        do {
+            try await waitForTurn(at: host)
+        } catch {
+            release(host)
+            throw error
         }
     }
 
-    /// With a slot already held, waits out the interval since the last start and any pause the host asked for.
-    private func keepInterval(at host: String) async throws {
-        try Task.checkCancellation()
-        var start = lastActivity[host].map { $0.advanced(by: minimumInterval) } ?? clock.now
-        if let until = heldUntil[host], until > start {
-            guard until - clock.now <= Self.longestHoldOffWait else { throw HeldOff(remaining: until - clock.now) }
-            start = until
+    /// With a slot held, waits until the interval since the last start or end at `host` and any pause it asked for
+    /// are over, then marks the start. It looks again after every sleep: another request that held a slot may have
+    /// started meanwhile.
+    private func waitForTurn(at host: String) async throws {
+        while true {
+            try Task.checkCancellation()
+            let now = clock.now
+            var start = lastActivity[host].map { $0.advanced(by: minimumInterval) } ?? now
+            if let until = heldUntil[host], until > start {
+                guard until - now <= Self.longestHoldOffWait else { throw HeldOff(remaining: until - now) }
+                start = until
+            }
+            guard start > now else {
+                lastActivity[host] = now
+                return
+            }
+            try await clock.sleep(until: start)
         }
-        if start > clock.now { try await clock.sleep(until: start) }
-        lastActivity[host] = clock.now
     }
 
     /// Waits until a request to `host` ends (or the task is cancelled).

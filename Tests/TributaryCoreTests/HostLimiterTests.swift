@@ -72,18 +72,21 @@ import TributaryCore
         #expect(await gate.peak == 3)
     }
 
-    @Test func startsToOneHostAreAtLeastTheIntervalApart() async throws {
+    /// Free slots (4 requests, 4 slots) and slots handed over by finishing requests (8 requests, 2 slots): either
+    /// way no two starts are closer than the interval.
+    @Test(arguments: [(4, 4), (2, 8)])
+    func startsToOneHostAreAtLeastTheIntervalApart(slots: Int, requests: Int) async throws {
         let interval = Duration.milliseconds(120)
-        let limiter = HostLimiter(maxConcurrentRequests: 4, minimumInterval: interval)
+        let limiter = HostLimiter(maxConcurrentRequests: slots, minimumInterval: interval)
         let occupancy = ["a.example": Occupancy()]
         try await Self.hammer(
             limiter,
-            hosts: Array(repeating: "a.example", count: 4),
-            hold: .zero,
+            hosts: Array(repeating: "a.example", count: requests),
+            hold: slots < requests ? .milliseconds(30) : .zero,
             occupancy: occupancy
         )
         let starts = try #require(await occupancy["a.example"]?.starts)
-        #expect(starts.count == 4)
+        #expect(starts.count == requests)
         for (earlier, later) in zip(starts, starts.dropFirst()) {
             #expect(later - earlier >= interval - .milliseconds(2), "starts \(later - earlier) apart")
         }
