@@ -112,19 +112,8 @@ struct WideTextTranscoder: Sendable {
         }
     }
 
-    private func append(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
-            output.append(UInt8(scalar))
-        case ..<0x800:
-            output += [UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F)]
-        case ..<0x10000:
-            output += [UInt8(0xE0 | scalar >> 12), UInt8(0x80 | scalar >> 6 & 0x3F), UInt8(0x80 | scalar & 0x3F)]
-        default:
-            output += [
-                UInt8(0xF0 | scalar >> 18), UInt8(0x80 | scalar >> 12 & 0x3F), UInt8(0x80 | scalar >> 6 & 0x3F),
-                UInt8(0x80 | scalar & 0x3F),
-            ]
-        }
+    private func append(_ value: UInt32, to output: inout [UInt8]) {
+        // Surrogates and values beyond U+10FFFF never get here: they were replaced already.
+        UTF8.encode(Unicode.Scalar(value) ?? "\u{FFFD}") { output.append($0) }
     }
 }

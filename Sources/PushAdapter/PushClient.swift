@@ -235,7 +235,7 @@ struct PushClient: Sendable {
                     }
                     return Task.isCancelled ? .cancelled : .closed
                 } catch {
-                    return Task.isCancelled ? .cancelled : .failed(Self.describe(error))
+                    return Task.isCancelled ? .cancelled : .failed(String(describing: error))
                 }
             }
             group.addTask {
@@ -313,11 +313,5 @@ struct PushClient: Sendable {
             }
         }
         return nil
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.localizedCaseInsensitiveContains("refused") { return "connection refused (\(text))" }
-        return text
     }
 }

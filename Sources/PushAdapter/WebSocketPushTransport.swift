@@ -98,7 +98,7 @@ struct WebSocketPushTransport: PushTransport {
             ? nil : endpoint.host
         do {
             return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000))
+                .connectTimeout(TimeAmount(connectTimeout))
                 .connect(host: endpoint.host, port: endpoint.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let tls {
@@ -210,9 +210,7 @@ struct WebSocketPushTransport: PushTransport {
             default: break
             }
         }
-        if error is NIOSSLError || "\(type(of: error))".contains("SSL") {
-            return "the TLS handshake failed (\(error))"
-        }
+        if let error = error as? NIOSSLError { return tlsFailure(error) }
         return "\(error)"
     }
 }

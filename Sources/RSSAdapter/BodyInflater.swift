@@ -71,30 +71,29 @@ final class BodyInflater {
             // Two bytes decide between a zlib header and raw deflate; hold them until they are there.
             header += bytes
             guard encoding == .gzip || header.count >= 2 else { return }
-            try start()
-            let held = header
-            header = []
-            try held.withUnsafeBytes { try feed($0, into: body) }
-            return
+            return try start(into: body)
         }
         try feed(bytes, into: body)
     }
 
     /// Ends the body: a single byte held for the format check is read now, and a stream cut short is an error.
     func finish(into body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        if !initialized, !header.isEmpty {
-            try start()
-            let held = header
-            header = []
-            try held.withUnsafeBytes { try feed($0, into: body) }
-        }
+        if !initialized, !header.isEmpty { try start(into: body) }
         guard initialized, !finished else { return }
         throw Failure.corrupt("the compressed body ends before its end marker (a download cut short?)")
     }
 
     // MARK: - Private
 
-    private func start() throws {
+    /// Starts zlib in the format the held bytes call for, then inflates them.
+    private func start(into body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try initialize()
+        let held = header
+        header = []
+        try held.withUnsafeBytes { try feed($0, into: body) }
+    }
+
+    private func initialize() throws {
         let windowBits: Int32
         switch encoding {
         case .gzip:

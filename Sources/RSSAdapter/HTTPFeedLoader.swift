@@ -24,7 +24,7 @@ struct HTTPFeedLoader {
         var configuration = HTTPClient.Configuration(
             // Redirects are followed here, one by one, so that each target can be checked (``RedirectPolicy``).
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(FeedFetchSettings.connectTimeout.components.seconds)),
+            timeout: .init(connect: TimeAmount(FeedFetchSettings.connectTimeout)),
             // Bodies are decompressed by ``BodyInflater``, which also reads the raw deflate many servers send.
             decompression: .disabled
         )
@@ -63,7 +63,7 @@ struct HTTPFeedLoader {
     ) async throws -> FeedReadResult {
         let settings = reader.settings
         let sourceID = reader.sourceID
-        let deadline = NIODeadline.now() + timeAmount(settings.timeout)
+        let deadline = NIODeadline.now() + TimeAmount(settings.timeout)
         var current = url
         var visited: Set<String> = [url.absoluteString]
         var response: HTTPClientResponse
@@ -241,10 +241,5 @@ struct HTTPFeedLoader {
             reason = .connection(url: location, detail: "\(httpError)")
         }
         return SourceError(sourceID: sourceID, reason: reason, underlying: error)
-    }
-
-    private func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
