@@ -55,15 +55,16 @@ enum EncodingSniffer {
         httpCharset: String?
     ) -> (encoding: String?, skip: Int, warnings: [SourceWarning]) {
         let declared = declaredEncoding(prefix)
-        if bom == nil, let stated = cleaned(httpCharset) ?? declared, isWindows1252Label(stated),
+        let sent = meaningful(httpCharset)
+        if bom == nil, let stated = sent ?? declared, isWindows1252Label(stated),
             let warning = utf8MisdeclaredAsLatin(prefix, stated: stated)
         {
             return ("UTF-8", 0, [warning])
         }
-        guard let http = cleaned(httpCharset) else {
+        guard let http = sent else {
             // As browsers do (WHATWG Encoding), ISO-8859-1 and its other labels are read as the superset
             // windows-1252: feeds that say Latin-1 routinely contain curly quotes and euro signs in 0x80-0x9F.
-            if bom == nil, let declared, normalized(declared) == "iso88591" { return ("windows-1252", 0, []) }
+            if bom == nil, let declared, let superset = browserSuperset(of: declared) { return (superset, 0, []) }
             if bom == nil, declared == nil, let japanese = undeclaredJapanese(prefix) {
                 let message =
                     "the document declares no encoding and is not UTF-8; its bytes look like \(japanese), "
@@ -80,7 +81,6 @@ enum EncodingSniffer {
             }
             return (nil, 0, [])
         }
-        if normalized(http) == "usascii" || normalized(http) == "ascii" { return (nil, 0, []) }
         guard isKnown(http) else {
             let message = "the HTTP charset '\(http)' is unknown; using \(declared ?? "UTF-8") instead"
             return (nil, 0, [SourceWarning(message, location: "encoding")])
@@ -90,13 +90,12 @@ enum EncodingSniffer {
                 let message =
                     "the HTTP charset '\(http)' contradicts the XML declaration (encoding=\"\(declared)\"); "
                     + "using '\(http)' as RFC 7303 says; fix the server's Content-Type or the declaration"
-                return (http, 0, [SourceWarning(message, location: "encoding")])
+                return (browserSuperset(of: http) ?? http, 0, [SourceWarning(message, location: "encoding")])
             }
-            return (nil, 0, [])
+            return (browserSuperset(of: http), 0, [])
         }
         if normalized(http) == "utf8" { return (nil, 0, []) }
-        if normalized(http) == "iso88591" { return ("windows-1252", 0, []) }
-        return (http, 0, [])
+        return (browserSuperset(of: http) ?? http, 0, [])
     }
 
     /// Whether the document will be read as UTF-8 given the encoding chosen by ``choose(prefix:httpCharset:override:)``:
@@ -130,7 +129,7 @@ enum EncodingSniffer {
     /// no byte order mark): the parser then holds the prefix until it has seen non-ASCII bytes to judge.
     static func mayBeMisdeclaredUTF8(_ prefix: [UInt8], httpCharset: String?, override: String?) -> Bool {
         guard override == nil, byteOrderMark(prefix) == nil,
-            let stated = cleaned(httpCharset) ?? declaredEncoding(prefix)
+            let stated = meaningful(httpCharset) ?? declaredEncoding(prefix)
         else { return false }
         return isWindows1252Label(stated)
     }
@@ -212,6 +211,44 @@ enum EncodingSniffer {
         }
     }
 
+    /// The name of the encoding a document is read in, once ``choose(prefix:httpCharset:override:)`` forced
+    /// `forced` (or nothing): that, else the byte order mark's, else the declared one libxml2 knows, else UTF-8.
+    /// Lower case with hyphens, the way feedparser reports it (`utf-8`, `utf-16le`, `windows-1252`, `shift_jis`);
+    /// `wide` is the byte order a UTF-16 or UTF-32 document was found to have, which wins.
+    static func readName(forced: String?, wide: WideTextTranscoder.Form?, prefix: [UInt8]) -> String {
+        if let wide {
+            switch wide {
+            case .utf16LE: return "utf-16le"
+            case .utf16BE: return "utf-16be"
+            case .utf32LE: return "utf-32le"
+            case .utf32BE: return "utf-32be"
+            }
+        }
+        let name =
+            forced ?? byteOrderMark(prefix)?.name ?? declaredEncoding(prefix).flatMap { isKnown($0) ? $0 : nil }
+            ?? "UTF-8"
+        switch normalized(name) {
+        case "utf8": return "utf-8"
+        case "shiftjis": return "shift_jis"
+        case "eucjp": return "euc-jp"
+        case "windows1252": return "windows-1252"
+        case "iso88591": return "iso-8859-1"
+        default: return name.lowercased().replacingOccurrences(of: "_", with: "-")
+        }
+    }
+
+    /// The encoding browsers decode a label as when it names a subset of it (WHATWG Encoding): ISO-8859-1 is read
+    /// as windows-1252 (curly quotes and euro signs in 0x80-0x9F), GB2312 and GBK as GB18030 (as feedparser does
+    /// too); `nil` for any other label.
+    static func browserSuperset(of label: String) -> String? {
+        switch normalized(label) {
+        case "iso88591": return "windows-1252"
+        case "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936":
+            return isKnown("GB18030") ? "GB18030" : nil
+        default: return nil
+        }
+    }
+
     /// Whether libxml2 (through iconv) can decode an encoding.
     static func isKnown(_ name: String) -> Bool {
         guard let handler = xmlFindCharEncodingHandler(name) else { return false }
@@ -275,10 +312,16 @@ enum EncodingSniffer {
             || ebcdic.contains(compact))
     }
 
+    /// The HTTP charset, unquoted, unless it is `us-ascii`: that is what servers send for `text/xml` by default
+    /// (RFC 3023), almost always wrongly, so it is read as if no charset had been sent.
+    private static func meaningful(_ charset: String?) -> String? {
+        cleaned(charset).flatMap { ["usascii", "ascii"].contains(normalized($0)) ? nil : $0 }
+    }
+
     private static func cleaned(_ charset: String?) -> String? {
         guard var value = charset?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-            value = String(value.dropFirst().dropLast())
+        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+            value = String(value.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
         }
         return value.isEmpty ? nil : value
     }

@@ -53,6 +53,10 @@ public struct FeedMetadata: Sendable, Equatable {
     /// The version and URL of the generator (Atom `generator`'s `version` and `uri`, 0.3's `url`).
     public var generatorVersion: String?
     public var generatorURL: String?
+    /// The character encoding the document was read in, lower case (`utf-8`, `utf-16le`, `windows-1252`): what a
+    /// byte order mark, the HTTP charset or the XML declaration called for, after the rules of
+    /// ``StreamingFeedParser`` (a declared ISO-8859-1 is read as windows-1252, as browsers read it).
+    public var encoding: String?
 
     /// Creates metadata for a feed of a format.
     public init(
@@ -71,8 +75,10 @@ public struct FeedMetadata: Sendable, Equatable {
         tags: [String] = [],
         contributors: [FeedItem.Author] = [],
         generatorVersion: String? = nil,
-        generatorURL: String? = nil
+        generatorURL: String? = nil,
+        encoding: String? = nil
     ) {
+        self.encoding = encoding
         self.rights = rights
         self.id = id
         self.tags = tags
@@ -95,7 +101,7 @@ public struct FeedMetadata: Sendable, Equatable {
     ///
     /// What JSON Feed has no member for goes in the feed's `_tributary` extension object: `format` (such as
     /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
-    /// `generator_url`, `rights`, `tags` and `contributors` (shaped as `authors`).
+    /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`) and `encoding`.
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
         var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
         if let id { tributary["id"] = .string(id) }
@@ -104,6 +110,7 @@ public struct FeedMetadata: Sendable, Equatable {
         if let generatorVersion { tributary["generator_version"] = .string(generatorVersion) }
         if let generatorURL { tributary["generator_url"] = .string(generatorURL) }
         if let rights { tributary["rights"] = .string(rights) }
+        if let encoding { tributary["encoding"] = .string(encoding) }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
         if !contributors.isEmpty {
             tributary["contributors"] = .array(

@@ -49,6 +49,15 @@ extension FeedSAXHandler {
         captureDepth = depth
         captureType = type
         captureBaseCount = stack[depth].baseCount
+        if !languages.isEmpty, let language = currentLanguage {
+            // An `xml:lang` on a field (`<title xml:lang="en">`) is the item's or feed's language when nothing
+            // above it named one.
+            if scope == .item, item.language == nil {
+                item.language = language
+            } else if scope == .channel, channelXMLLang == nil {
+                channelXMLLang = language
+            }
+        }
         xhtmlWrapperDepth = -1
         truncated = false
         text.removeAll()

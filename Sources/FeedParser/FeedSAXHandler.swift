@@ -69,6 +69,8 @@ final class FeedSAXHandler {
     /// Set when the parser must stop: not a feed, entity limit.
     @exclusivity(unchecked) var stopReason: FeedParseError?
     var format: FeedFormat?
+    /// The encoding the document is read in (``EncodingSniffer/readName(forced:wide:prefix:)``).
+    var documentEncoding: String?
     var rootSeen = false
     /// The most recent libxml2 error message, for messages about input that could not be read at all.
     var lastError: (message: String, line: Int, column: Int)?
@@ -181,7 +183,8 @@ final class FeedSAXHandler {
             tags: channelTags,
             contributors: channelContributors,
             generatorVersion: channelGenerator == nil ? nil : channelGeneratorVersion,
-            generatorURL: channelGenerator == nil ? nil : channelGeneratorURL
+            generatorURL: channelGenerator == nil ? nil : channelGeneratorURL,
+            encoding: documentEncoding
         )
     }
 
@@ -243,7 +246,9 @@ final class FeedSAXHandler {
             baseCount += 1
         }
         if attributeCount > 0, let language = attributes.xmlLang() {
-            languages.append((depth, language.trimmingCharacters(in: .whitespaces)))
+            // `en_US` is written `en-US` (BCP 47), as feedparser writes it.
+            let tag = language.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
+            languages.append((depth, tag))
         }
         stack.append(Frame(kind: kind, baseCount: baseCount, localName: localName, prefix: prefix))
 

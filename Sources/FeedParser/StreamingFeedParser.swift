@@ -200,7 +200,9 @@ public final class StreamingFeedParser {
             initial.prefix(4).contains(0) || initial.starts(with: [0xFF, 0xFE]) || initial.starts(with: [0xFE, 0xFF])
             || choice.encoding.map { $0.uppercased().hasPrefix("UTF-16") || $0.uppercased().hasPrefix("UTF-32") }
                 == true
-        if wide, let form = WideTextTranscoder.Form(encoding: choice.encoding, prefix: initial) {
+        let wideForm = wide ? WideTextTranscoder.Form(encoding: choice.encoding, prefix: initial) : nil
+        handler.documentEncoding = EncodingSniffer.readName(forced: choice.encoding, wide: wideForm, prefix: initial)
+        if let form = wideForm {
             // A wide document is read as the UTF-8 it is turned into, so the same guards apply to it.
             var transcoder = WideTextTranscoder(form: form)
             let text = initial.starts(with: form.byteOrderMark) ? initial.dropFirst(form.byteOrderMark.count) : body

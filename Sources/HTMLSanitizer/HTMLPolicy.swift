@@ -101,10 +101,8 @@ enum HTMLPolicy {
         let nameBytes: [UInt8]
         /// The names of ``attributes`` as UTF-8, in the same order.
         let attributeNameBytes: [[UInt8]]
-        /// The position in ``attributes`` of `src`, which an image must keep, and of `href`, which makes a link
-        /// get `rel` and `target`.
+        /// The position in ``attributes`` of `src`, which an image must keep.
         let sourceIndex: Int?
-        let linkIndex: Int?
 
         init(_ name: String) {
             self.name = name
@@ -119,7 +117,6 @@ enum HTMLPolicy {
             nameBytes = Array(name.utf8)
             attributeNameBytes = attributes.map { Array($0.name.utf8) }
             sourceIndex = attributes.firstIndex { $0.name == "src" }
-            linkIndex = attributes.firstIndex { $0.name == "href" }
         }
 
         /// The position in ``attributes`` of the attribute named `name` (UTF-8, compared ASCII

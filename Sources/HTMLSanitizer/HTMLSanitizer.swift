@@ -19,7 +19,8 @@ public import Foundation
 ///   references are decoded and white space and control characters in it removed (see the obfuscations in the
 ///   OWASP XSS filter-evasion cheat sheet); relative URLs are resolved against `baseURL`. An `img` without a usable
 ///   `src` is dropped.
-/// - Links with an `href` get `rel="noopener noreferrer"` and `target="_blank"`.
+/// - Links are kept as links: no `target` or `rel` is added (so stored content reads as the feed wrote it); the
+///   HTML digest sets its referrer policy for the whole page.
 /// - Comments, processing instructions and doctypes are dropped; text is escaped.
 ///
 /// The output is well-formed (every element closed, in order), and idempotent: sanitizing it again returns it

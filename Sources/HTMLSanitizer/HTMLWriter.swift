@@ -36,11 +36,7 @@ struct HTMLWriter: TreeEmitter {
         attributes.withNamesAndValues { _, value in
             for attribute in kept {
                 bytes.append(0x20)
-                switch attribute.name {
-                case .attribute(let index): bytes.append(contentsOf: element.attributeNameBytes[index])
-                case .rel: bytes.append(contentsOf: "rel".utf8)
-                case .target: bytes.append(contentsOf: "target".utf8)
-                }
+                bytes.append(contentsOf: element.attributeNameBytes[attribute.index])
                 bytes.append(contentsOf: "=\"".utf8)
                 switch attribute.value {
                 case .asRead(let position): Self.escape(utf8: value(position), quotes: true, into: &bytes)

@@ -102,10 +102,6 @@ struct TreeWalker {
     /// One attribute the policy keeps.
     struct KeptAttribute {
         /// A position in ``HTMLPolicy/Element/attributes``, or one of the attributes every link gets.
-        enum Name {
-            case attribute(Int), rel, target
-        }
-
         /// The value to write.
         enum Value {
             /// The value as read: the start tag's attribute at this position passed its check unchanged.
@@ -114,16 +110,13 @@ struct TreeWalker {
             case checked(String)
         }
 
-        var name: Name
+        /// The attribute's position in the element's policy (``HTMLPolicy/Element/attributes``).
+        var index: Int
         var value: Value
 
         /// The attribute's name.
         func name(of element: HTMLPolicy.Element) -> String {
-            switch name {
-            case .attribute(let index): element.attributes[index].name
-            case .rel: "rel"
-            case .target: "target"
-            }
+            element.attributes[index].name
         }
     }
 
@@ -181,16 +174,13 @@ struct TreeWalker {
                     let checked = check(value(position), at: position, rule: element.attributes[index].rule)
                 else { continue }
                 keptMask |= 1 << index
-                kept.append(KeptAttribute(name: .attribute(index), value: checked))
+                kept.append(KeptAttribute(index: index, value: checked))
             }
         }
         if element.name == "img" {
             guard options.keepsImages, let source = element.sourceIndex, keptMask & (1 << source) != 0 else {
                 return false
             }
-        } else if let link = element.linkIndex, keptMask & (1 << link) != 0 {
-            kept.append(KeptAttribute(name: .rel, value: .checked("noopener noreferrer")))
-            kept.append(KeptAttribute(name: .target, value: .checked("_blank")))
         }
         return true
     }

@@ -46,6 +46,45 @@ import TributaryCore
         #expect(parser.metadata?.title == "A")
     }
 
+    /// The feed header says which encoding the document was read in, as feedparser's `encoding` does.
+    @Test(arguments: [
+        ("encoding-windows-1252.xml", "windows-1252"), ("encoding-shift-jis.xml", "shift_jis"),
+        ("encoding-euc-jp.xml", "euc-jp"), ("encoding-utf-16le-bom.xml", "utf-16le"),
+        ("encoding-utf-16be-bom.xml", "utf-16be"), ("encoding-utf-8-bom.xml", "utf-8"),
+        ("encoding-iso-8859-1.xml", "windows-1252"), ("encoding-utf-8-declared-iso-8859-1.xml", "utf-8"),
+    ])
+    func theEncodingReadIsReported(_ name: String, _ encoding: String) throws {
+        let result = try FixtureSupport.parseFixture(name)
+        #expect(result.metadata?.encoding == encoding)
+        let header = try #require(result.metadata).makeJSONFeed().extensions["_tributary"]
+        guard case .object(let members) = header else { Issue.record("no _tributary object"); return }
+        #expect(members["encoding"] == .string(encoding))
+    }
+
+    /// `us-ascii` (quoted or not) is what servers send for `text/xml` by default; it must not stop a declared
+    /// Latin-1 document from being read as windows-1252.
+    @Test(arguments: ["us-ascii", "'us-ascii'", "\"US-ASCII\""])
+    func aUSASCIIHTTPCharsetIsReadAsNoCharset(_ charset: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><rss version=\"2.0\"><channel><title>".utf8)
+        bytes += [0x93, 0x71, 0x94, 0x20, 0x80]  // “q” € in windows-1252
+        bytes += Array("</title></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes, options: FixtureSupport.options(httpCharset: charset))
+        #expect(result.metadata?.title == "“q” €")
+        #expect(result.metadata?.encoding == "windows-1252")
+        #expect(result.warnings.isEmpty)
+    }
+
+    /// GB2312 is read as its superset GB18030, as browsers and feedparser do: 㐀 (U+3400) is not in GB2312.
+    @Test(arguments: [nil, "gb2312", "'GB2312'"])
+    func gb2312IsReadAsGB18030(_ charset: String?) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"gb2312\"?><rss version=\"2.0\"><channel><title>".utf8)
+        bytes += [0xD6, 0xD0, 0x81, 0x39, 0xEE, 0x39]  // 中 (in GB2312) and 㐀 (a four-byte GB18030 sequence)
+        bytes += Array("</title></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes, options: FixtureSupport.options(httpCharset: charset))
+        #expect(result.metadata?.title == "中\u{3400}")
+        #expect(result.metadata?.encoding == "gb18030")
+    }
+
     @Test func latin1IsDecoded() throws {
         let result = try FixtureSupport.parseFixture("encoding-iso-8859-1.xml")
         #expect(result.metadata?.title == "Café crème")

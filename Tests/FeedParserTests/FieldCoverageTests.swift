@@ -148,7 +148,7 @@ import TributaryCore
             feed.extensions["_tributary"]
                 == .object([
                     "format": .string("rss-2.0"), "updated": .string("2026-11-24T09:00:00Z"),
-                    "generator": .string("NFE/5.0"), "rights": .string("Mine"),
+                    "generator": .string("NFE/5.0"), "rights": .string("Mine"), "encoding": .string("utf-8"),
                 ])
         )
     }
@@ -350,5 +350,25 @@ import TributaryCore
     ])
     func linkSchemes(_ link: String, _ safe: Bool) {
         #expect(FeedItem.isSafeLink(link) == safe)
+    }
+}
+
+@Suite struct FieldLanguageTests {
+    /// An `xml:lang` on a field is the item's (or feed's) language when nothing above it named one; `en_US` is
+    /// written `en-US`.
+    @Test func anXMLLangOnAFieldIsTheLanguageWhenNothingAboveNamedOne() throws {
+        let result = try FixtureSupport.parse(
+            Array(
+                """
+                <feed xmlns="http://www.w3.org/2005/Atom"><title xml:lang="en_US">T</title>
+                <entry><id>urn:1</id><title xml:lang="de">Titel</title></entry>
+                <entry xml:lang="fr"><id>urn:2</id><title xml:lang="de">Titre</title></entry>
+                <entry><id>urn:3</id><title>No language</title></entry>
+                </feed>
+                """.utf8
+            )
+        )
+        #expect(result.metadata?.language == "en-US")
+        #expect(result.items.map(\.language) == ["de", "fr", nil])
     }
 }

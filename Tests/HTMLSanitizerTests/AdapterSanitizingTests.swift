@@ -20,7 +20,7 @@ import TributaryCore
         try #require(feed.items.count == 3)
         #expect(
             feed.items[0].contentHTML
-                == "<p>Hi <a href=\"https://site.example/posts/more.html\" rel=\"noopener noreferrer\" target=\"_blank\">more</a></p>"
+                == "<p>Hi <a href=\"https://site.example/posts/more.html\">more</a></p>"
         )
         #expect(feed.items[1].contentHTML == "<img src=\"https://site.example/i.png\" /><a>x</a>")
         #expect(feed.items[2].contentHTML == nil)

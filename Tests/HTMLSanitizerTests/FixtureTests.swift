@@ -84,7 +84,7 @@ import Testing
             ("<textarea><script>alert(1)</script></textarea>t", "t"),
             (
                 "<a href=\"http://x.example/\" title=\"<script>\">t</a>",
-                "<a href=\"http://x.example/\" title=\"&lt;script&gt;\" rel=\"noopener noreferrer\" target=\"_blank\">t</a>"
+                "<a href=\"http://x.example/\" title=\"&lt;script&gt;\">t</a>"
             ),
         ]
         for (input, expected) in cases {

@@ -44,8 +44,8 @@ import Testing
         }
         #expect(
             Self.direct.sanitize(single, baseURL: nil)
-                == "<a href=\"https://news.google.com/rss/articles/CBMiX?oc=5\" rel=\"noopener noreferrer\" "
-                + "target=\"_blank\">Title &amp; more</a>\u{A0}\u{A0}Reuters"
+                == "<a href=\"https://news.google.com/rss/articles/CBMiX?oc=5\">"
+                + "Title &amp; more</a>\u{A0}\u{A0}Reuters"
         )
     }
 

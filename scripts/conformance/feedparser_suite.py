@@ -400,8 +400,9 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
 
 def build_result(doc: dict[str, Any] | None, warnings: list[str], returncode: int) -> FeedParserDict:
     """feedparser's result from what `tributary parse` printed. `bozo` is set when parse reported a warning (it
-    recovered from something) or failed; `encoding`, `version`, `namespaces` and the HTTP keys (`headers`,
-    `etag`, `status`...) are absent: the JSON Feed does not carry them."""
+    recovered from something) or failed; `encoding` and `version` come from the feed's `_tributary` object;
+    `namespaces` and the HTTP keys (`headers`, `etag`, `status`...) are absent: the JSON Feed does not carry
+    them."""
     result = FeedParserDict()
     result["bozo"] = bool(warnings) or returncode != 0
     if returncode != 0:
@@ -420,6 +421,9 @@ def build_result(doc: dict[str, Any] | None, warnings: list[str], returncode: in
     version = VERSIONS.get((doc.get("_tributary") or {}).get("format", ""))
     if version:
         result["version"] = version
+    encoding = (doc.get("_tributary") or {}).get("encoding")
+    if encoding:
+        result["encoding"] = encoding
     result["entries"] = [build_entry(item, feed.get("language")) for item in doc.get("items") or []]
     return result
 
