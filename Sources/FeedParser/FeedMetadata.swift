@@ -57,6 +57,9 @@ public struct FeedMetadata: Sendable, Equatable {
     /// byte order mark, the HTTP charset or the XML declaration called for, after the rules of
     /// ``StreamingFeedParser`` (a declared ISO-8859-1 is read as windows-1252, as browsers read it).
     public var encoding: String?
+    /// Every Atom `link` of the feed as written (written as `_tributary.links` when they say more than
+    /// `home_page_url` and `feed_url` do).
+    public var links: [TributaryExtension.Link]
 
     /// Creates metadata for a feed of a format.
     public init(
@@ -76,9 +79,11 @@ public struct FeedMetadata: Sendable, Equatable {
         contributors: [FeedItem.Author] = [],
         generatorVersion: String? = nil,
         generatorURL: String? = nil,
-        encoding: String? = nil
+        encoding: String? = nil,
+        links: [TributaryExtension.Link] = []
     ) {
         self.encoding = encoding
+        self.links = links
         self.rights = rights
         self.id = id
         self.tags = tags
@@ -101,7 +106,8 @@ public struct FeedMetadata: Sendable, Equatable {
     ///
     /// What JSON Feed has no member for goes in the feed's `_tributary` extension object: `format` (such as
     /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
-    /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`) and `encoding`.
+    /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`), `encoding`
+    /// and `links` (shaped as an item's `_tributary.links`).
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
         var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
         if let id { tributary["id"] = .string(id) }
@@ -111,6 +117,20 @@ public struct FeedMetadata: Sendable, Equatable {
         if let generatorURL { tributary["generator_url"] = .string(generatorURL) }
         if let rights { tributary["rights"] = .string(rights) }
         if let encoding { tributary["encoding"] = .string(encoding) }
+        if links.count > 1 || links.contains(where: { $0.rel != "alternate" && $0.rel != "self" })
+            || TributaryExtension.Link.sayMoreThanAURL(links.filter { $0.rel == "alternate" })
+        {
+            tributary["links"] = .array(
+                links.map { link in
+                    var object: [String: JSONValue] = ["rel": .string(link.rel), "url": .string(link.url)]
+                    if let type = link.type { object["type"] = .string(type) }
+                    if let title = link.title { object["title"] = .string(title) }
+                    if let hreflang = link.hreflang { object["hreflang"] = .string(hreflang) }
+                    if let length = link.length { object["length"] = .number(Double(length)) }
+                    return .object(object)
+                }
+            )
+        }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
         if !contributors.isEmpty {
             tributary["contributors"] = .array(

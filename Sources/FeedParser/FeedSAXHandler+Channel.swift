@@ -53,6 +53,10 @@ extension FeedSAXHandler {
             let rel = attributes.value("rel") ?? "alternate"
             guard let href = attributes.value("href") ?? attributes.value("url") else { return }
             let resolved = resolve(href, baseCount: stack[depth].baseCount)
+            if format == .atom10 || format == .atom03 {
+                let trimmed = Self.trimmed(rel)
+                channelLinks.append(Self.link(rel: trimmed.isEmpty ? "alternate" : trimmed, url: resolved, attributes))
+            }
             if rel == "self" {
                 channelFeedURL = channelFeedURL ?? resolved
             } else if rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {

@@ -39,7 +39,8 @@ extension FeedSAXHandler {
         case .atomLink:
             guard direct, let href = attributes.value("href") ?? attributes.value("url") else { return }
             let resolved = resolve(href, baseCount: baseCount)
-            let rel = attributes.value("rel") ?? "alternate"
+            let rel = attributes.value("rel").map { Self.trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "alternate"
+            item.links.append(Self.link(rel: rel, url: resolved, attributes))
             switch rel {
             case "alternate":
                 if item.alternateLink == nil { item.alternateLink = resolved }
@@ -300,5 +301,21 @@ extension FeedSAXHandler {
     /// decoded again (libxml2 decoded its references).
     static func attributeText(_ value: String) -> String {
         FeedText.plainText(Array(value.utf8), stripTags: false, decodeEntities: false)
+    }
+
+    /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its
+    /// `type`, `title` (plain text), `hreflang` and `length` (a whole number of bytes) when it has them.
+    static func link(rel: String, url: String, _ attributes: Attributes) -> TributaryExtension.Link {
+        func value(_ name: StaticString) -> String? {
+            attributes.value(name).map { trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return TributaryExtension.Link(
+            rel: rel,
+            url: url,
+            type: value("type"),
+            title: attributes.value("title").map { attributeText($0) }.flatMap { $0.isEmpty ? nil : $0 },
+            hreflang: value("hreflang"),
+            length: value("length").flatMap { Int($0) }
+        )
     }
 }

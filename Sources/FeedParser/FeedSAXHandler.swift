@@ -51,6 +51,9 @@ final class FeedSAXHandler {
     /// The feed's copyright or licence statement, plain text.
     var channelRights: String?
 
+    /// The Atom feed's `link`s as written (``FeedMetadata/links``).
+    var channelLinks: [TributaryExtension.Link] = []
+
     /// The `xml:lang` of the root or channel element: the feed's language when no `language` element names one.
     var channelXMLLang: String?
 
@@ -184,7 +187,8 @@ final class FeedSAXHandler {
             contributors: channelContributors,
             generatorVersion: channelGenerator == nil ? nil : channelGeneratorVersion,
             generatorURL: channelGenerator == nil ? nil : channelGeneratorURL,
-            encoding: documentEncoding
+            encoding: documentEncoding,
+            links: channelLinks.filter { FeedItem.isSafeLink($0.url) }
         )
     }
 

@@ -40,6 +40,8 @@ struct ItemBuilder {
     var attachments: [FeedItem.Attachment] = []
     var itunesDuration: Double?
     var origin: TributaryExtension.Origin?
+    /// The entry's Atom links as written (``TributaryExtension/links``).
+    var links: [TributaryExtension.Link] = []
 
     /// Creates an empty builder whose text can grow to `capacity` bytes before it is reallocated.
     init(textCapacity capacity: Int = 0) {
@@ -141,9 +143,11 @@ struct ItemBuilder {
             origin: origin.take(),
             guid: originalID,
             rights: read(rights.take()).flatMap { $0.isEmpty ? nil : $0 },
-            contributors: contributors
+            contributors: contributors,
+            links: TributaryExtension.Link.sayMoreThanAURL(links) ? links : []
         )
         contributors.removeAll()
+        links.removeAll(keepingCapacity: true)
         // Only http(s) and mailto links reach any output (a `javascript:` link is dropped, not shown).
         _ = item.removeUnsafeURLs()
         if let originalID, !originalID.isEmpty {

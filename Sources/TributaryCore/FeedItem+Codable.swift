@@ -102,7 +102,7 @@ extension FeedItem: Codable {
 
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
-        case source, origin, related, guid, rights, contributors
+        case source, origin, related, guid, rights, contributors, links
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
     }
@@ -117,6 +117,7 @@ extension TributaryExtension: Codable {
         alsoIn = try container.decodeIfPresent([ItemReference].self, forKey: .alsoIn) ?? []
         rights = try container.decodeIfPresent(String.self, forKey: .rights)
         contributors = try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? []
+        links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -129,6 +130,7 @@ extension TributaryExtension: Codable {
         if !alsoIn.isEmpty { try container.encode(alsoIn, forKey: .alsoIn) }
         try container.encodeIfPresent(rights, forKey: .rights)
         if !contributors.isEmpty { try container.encode(contributors, forKey: .contributors) }
+        if !links.isEmpty { try container.encode(links, forKey: .links) }
     }
 }
 

@@ -24,6 +24,12 @@ extension FeedItem {
             authors[index].url = resolve(authors[index].url)
             authors[index].avatar = resolve(authors[index].avatar)
         }
+        if var tributary, !tributary.links.isEmpty {
+            for index in tributary.links.indices {
+                tributary.links[index].url = resolve(tributary.links[index].url) ?? tributary.links[index].url
+            }
+            self.tributary = tributary
+        }
     }
 }
 
@@ -84,6 +90,7 @@ extension FeedItem {
             for index in tributary.related.indices {
                 tributary.related[index].url = keep(tributary.related[index].url, "related url")
             }
+            tributary.links = tributary.links.filter { keep($0.url, "link url") != nil }
             self.tributary = tributary
         }
         return removed

@@ -151,6 +151,9 @@ public struct TributaryExtension: Hashable, Sendable {
     public var rights: String?
     /// The entry's Atom `contributor`s (its `author`s are the item's `authors`).
     public var contributors: [FeedItem.Author]
+    /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
+    /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
+    public var links: [Link]
 
     public init(
         source: SourceID? = nil,
@@ -160,8 +163,10 @@ public struct TributaryExtension: Hashable, Sendable {
         firstSeen: Date? = nil,
         alsoIn: [ItemReference] = [],
         rights: String? = nil,
-        contributors: [FeedItem.Author] = []
+        contributors: [FeedItem.Author] = [],
+        links: [Link] = []
     ) {
+        self.links = links
         self.rights = rights
         self.contributors = contributors
         self.source = source
@@ -232,6 +237,41 @@ public struct TributaryExtension: Hashable, Sendable {
             self.title = title
             self.url = url
             self.publisher = publisher
+        }
+    }
+
+    /// An Atom `link` as written (`_tributary.links[]`): `rel` (`alternate` when the feed gives none), `url`, and
+    /// the `type`, `title`, `hreflang` and `length` it has.
+    public struct Link: Hashable, Sendable, Codable {
+        public var rel: String
+        public var url: String
+        public var type: String?
+        public var title: String?
+        public var hreflang: String?
+        public var length: Int?
+
+        public init(
+            rel: String,
+            url: String,
+            type: String? = nil,
+            title: String? = nil,
+            hreflang: String? = nil,
+            length: Int? = nil
+        ) {
+            self.rel = rel
+            self.url = url
+            self.type = type
+            self.title = title
+            self.hreflang = hreflang
+            self.length = length
+        }
+
+        /// Whether `links` say more than an item's `url` does: anything but one `alternate` link with no `title`,
+        /// `hreflang` or `length` and an HTML (or no) `type`.
+        public static func sayMoreThanAURL(_ links: [Link]) -> Bool {
+            guard links.count == 1, let link = links.first else { return links.count > 1 }
+            return link.rel != "alternate" || link.title != nil || link.hreflang != nil || link.length != nil
+                || (link.type != nil && link.type != "text/html")
         }
     }
 

@@ -248,6 +248,28 @@ public struct JSONFeedWriter: Sendable {
             member("contributors", into: &buffer, first: &first)
             authors(value.contributors, into: &buffer)
         }
+        if !value.links.isEmpty {
+            member("links", into: &buffer, first: &first)
+            buffer.append(0x5B)
+            for (index, link) in value.links.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                buffer.append(0x7B)
+                var firstInner = true
+                member("rel", into: &buffer, first: &firstInner)
+                string(link.rel, into: &buffer)
+                member("url", into: &buffer, first: &firstInner)
+                string(link.url, into: &buffer)
+                optional("type", link.type, into: &buffer, first: &firstInner)
+                optional("title", link.title, into: &buffer, first: &firstInner)
+                optional("hreflang", link.hreflang, into: &buffer, first: &firstInner)
+                if let length = link.length {
+                    member("length", into: &buffer, first: &firstInner)
+                    number(Double(length), into: &buffer)
+                }
+                buffer.append(0x7D)
+            }
+            buffer.append(0x5D)
+        }
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)
             date(firstSeen, into: &buffer)

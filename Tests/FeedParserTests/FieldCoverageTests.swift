@@ -372,3 +372,60 @@ import TributaryCore
         #expect(result.items.map(\.language) == ["de", "fr", nil])
     }
 }
+
+@Suite struct AtomLinkTests {
+    static let feed = """
+        <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+        <link href="http://example.com/"/><link rel="self" href="http://example.com/feed.atom"/>
+        <link rel="license" href="/license" title="CC &amp; BY" hreflang="en"/>
+        <entry><id>urn:1</id><link href="/a"/>
+        <link rel="replies" type="application/atom+xml" href="/a/comments" title=" Comments "/>
+        <link rel="enclosure" href="/a.mp3" type="audio/mpeg" length="42301"/>
+        <link rel="alternate" href="javascript:alert(1)"/></entry>
+        <entry><id>urn:2</id><link rel="alternate" type="text/html" href="/b"/></entry>
+        </feed>
+        """
+
+    /// Every Atom link of an entry is kept as written when they say more than `url` does; a lone HTML alternate
+    /// is only the item's `url`. Unsafe schemes are left out, relative URLs resolved.
+    @Test func entryLinksAreKeptAsWrittenWhenTheySayMoreThanTheURL() throws {
+        let result = try FixtureSupport.parse(Array(Self.feed.utf8))
+        typealias Link = TributaryExtension.Link
+        #expect(
+            result.items.first?.tributary?.links == [
+                Link(rel: "alternate", url: "https://feeds.example.com/a"),
+                Link(
+                    rel: "replies",
+                    url: "https://feeds.example.com/a/comments",
+                    type: "application/atom+xml",
+                    title: "Comments"
+                ),
+                Link(rel: "enclosure", url: "https://feeds.example.com/a.mp3", type: "audio/mpeg", length: 42301),
+            ]
+        )
+        #expect(result.items.first?.url == "https://feeds.example.com/a")
+        #expect(result.items.last?.tributary?.links == [])
+        #expect(result.items.last?.url == "https://feeds.example.com/b")
+        // The links survive the JSON Feed writer and the store's decoder.
+        let item = try #require(result.items.first)
+        let decoded = try JSONDecoder().decode(FeedItem.self, from: Data(JSONFeedWriter.encode(item)))
+        #expect(decoded.tributary?.links == item.tributary?.links)
+    }
+
+    @Test func feedLinksAreInTheHeader() throws {
+        let result = try FixtureSupport.parse(Array(Self.feed.utf8))
+        let header = try #require(result.metadata).makeJSONFeed().extensions["_tributary"]
+        guard case .object(let members) = header, case .array(let links) = members["links"] else {
+            Issue.record("no _tributary.links in \(String(describing: header))")
+            return
+        }
+        #expect(links.count == 3)
+        #expect(
+            links.last
+                == .object([
+                    "rel": .string("license"), "url": .string("https://feeds.example.com/license"),
+                    "title": .string("CC & BY"), "hreflang": .string("en"),
+                ])
+        )
+    }
+}

@@ -202,6 +202,27 @@ def _link(rel: str, href: str, content_type: str | None = None, **extra: Any) ->
     return link
 
 
+def _written_links(links: list[dict[str, Any]]) -> list[FeedParserDict]:
+    """`_tributary.links` (every Atom link as written) as feedparser's `links`: its type defaults as feedparser's
+    does (application/atom+xml for rel="self", text/html otherwise) and its length is a string."""
+    written = []
+    for link in links:
+        rel = link.get("rel") or "alternate"
+        default_type = "application/atom+xml" if rel == "self" else "text/html"
+        length = link.get("length")
+        written.append(
+            _link(
+                rel,
+                link.get("url", ""),
+                link.get("type") or default_type,
+                title=link.get("title"),
+                hreflang=link.get("hreflang"),
+                length=None if length is None else str(int(length)),
+            )
+        )
+    return written
+
+
 def _people(people: list[dict[str, Any]] | None) -> list[FeedParserDict]:
     """JSON Feed authors ({name, url, _email}) as feedparser's people ({name, email, href})."""
     details = []
@@ -257,6 +278,8 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         links.append(_link("self", doc["feed_url"], "application/atom+xml"))
     if links:
         feed["links"] = links
+    if (doc.get("_tributary") or {}).get("links"):
+        feed["links"] = _written_links(doc["_tributary"]["links"])
     if doc.get("description") is not None:
         feed["subtitle"] = doc["description"]
         feed["subtitle_detail"] = _detail(doc["description"], "text/plain", language)
@@ -331,6 +354,8 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
         )
     if links:
         entry["links"] = links
+    if extension.get("links"):
+        entry["links"] = _written_links(extension["links"])
     if item.get("title") is not None:
         entry["title"] = item["title"]
         entry["title_detail"] = _detail(item["title"], "text/plain", language)
