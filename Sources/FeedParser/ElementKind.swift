@@ -23,7 +23,7 @@ enum ElementKind: UInt8 {
     case contentEncoded, dcCreator, dcDate, dcSubject, dcLanguage, dcTitle, dcDescription
     case mediaContent, mediaThumbnail, mediaGroup, mediaTitle, mediaDescription
     case itunesDuration, itunesImage, itunesAuthor, itunesSummary, itunesSubtitle, itunesCategory, itunesKeywords
-    case mediaCategory
+    case mediaCategory, mediaKeywords
 
     /// Classifies an element from its namespace URI and local name.
     ///
@@ -52,7 +52,7 @@ enum ElementKind: UInt8 {
             return localName == "encoded" ? .contentEncoded : .other
         case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/":
             switch localName {
-            case "creator": return .dcCreator
+            case "creator", "author": return .dcCreator
             case "date", "created", "issued", "modified": return .dcDate
             case "subject": return .dcSubject
             case "language": return .dcLanguage
@@ -69,6 +69,7 @@ enum ElementKind: UInt8 {
             case "title": return .mediaTitle
             case "description": return .mediaDescription
             case "category": return .mediaCategory
+            case "keywords": return .mediaKeywords
             default: return .other
             }
         case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":

@@ -83,18 +83,29 @@ extension FeedSAXHandler {
             )
         case .mediaContent where inMedia:
             guard let url = attributes.value("url") else { return }
-            var mime = attributes.value("type")
-            if mime == nil, attributes.value("medium") == "image" { mime = "image/*" }
-            item.addAttachment(
-                FeedItem.Attachment(
-                    url: resolve(url, baseCount: baseCount),
-                    mimeType: mime,
-                    sizeInBytes: attributes.value("fileSize").flatMap { Int($0) },
-                    durationInSeconds: attributes.value("duration").flatMap { Double($0) }
+            let mime = attributes.value("type").map { Self.trimmed($0).lowercased() }
+            let medium = attributes.value("medium").map { Self.trimmed($0).lowercased() }
+            if medium == "image" || mime?.hasPrefix("image/") == true {
+                if item.mediaImage == nil { item.mediaImage = resolve(url, baseCount: baseCount) }
+            } else if ["audio", "video"].contains(medium)
+                || mime?.hasPrefix("audio/") == true || mime?.hasPrefix("video/") == true
+            {
+                item.mediaAttachments.append(
+                    FeedItem.Attachment(
+                        url: resolve(url, baseCount: baseCount),
+                        mimeType: mime,
+                        sizeInBytes: attributes.value("fileSize").flatMap { Int(Self.trimmed($0)) },
+                        durationInSeconds: attributes.value("duration").flatMap { Double(Self.trimmed($0)) }
+                    )
                 )
-            )
+            }
         case .mediaCategory where inMedia:
             beginCapture(.category, scope: .item, depth: depth, type: .text)
+        case .mediaKeywords where inMedia:
+            beginCapture(.itunesKeywords, scope: .item, depth: depth, type: .text)
+        case .mediaDescription where inMedia, .itunesSubtitle where direct:
+            // A podcast episode's or a video's description, read when the item has no other.
+            beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .itunesCategory where direct || parent == .itunesCategory:
             if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &item.tags) }
         case .mediaTitle where inMedia:
@@ -161,7 +172,7 @@ extension FeedSAXHandler {
             if item.link == nil { item.link = trimmedRawText(.url(RawText.LinkBase(base: urlBase(captureBaseCount)))) }
         case .description:
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
-        case .dcDescription, .itunesSummary:
+        case .dcDescription, .itunesSummary, .itunesSubtitle, .mediaDescription:
             if item.description == nil { item.description = rawText(.html(unescapingTwice: true, links: linkBase())) }
         case .contentEncoded:
             item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
@@ -182,6 +193,8 @@ extension FeedSAXHandler {
         case .atomSummary:
             item.summary = rawText(.plainText(markup: captureType != .text))
         case .guid:
+            // Kept as written (DESIGN.md section 3: `_tributary.guid`), never resolved: feedparser resolves a
+            // relative one against the feed's URL, which makes an identifier like `story-1` look like a link.
             if let value = trimmedRawText(.verbatim) { item.guid = value }
         case .atomID:
             if let value = trimmedRawText(.verbatim) { item.atomID = value }

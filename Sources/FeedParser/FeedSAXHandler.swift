@@ -173,7 +173,10 @@ final class FeedSAXHandler {
         return FeedMetadata(
             format: format,
             title: channelTitle,
-            link: channelLink.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
+            // With no link, an http(s) feed id is the feed's address, as feedparser reads it.
+            link: (channelLink ?? channelID.flatMap(ItemBuilder.webAddress)).flatMap {
+                FeedItem.isSafeLink($0) ? $0 : nil
+            },
             feedURL: channelFeedURL.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
             description: channelDescription ?? channelITunesSubtitle.flatMap { $0.isEmpty ? nil : $0 },
             language: channelLanguage ?? channelXMLLang,
@@ -242,7 +245,9 @@ final class FeedSAXHandler {
             return
         }
         let attributes = Attributes(pointer: attributes, count: attributeCount)
-        let kind = classify(localName, namespace)
+        // A prefix the document never declared (`<itunes:summary>` without `xmlns:itunes`) is read as the module it
+        // always names, as feedparser reads it.
+        let kind = classify(localName, namespace ?? prefix.flatMap(Self.namespaceOfUndeclaredPrefix))
         var baseCount = stack.last?.baseCount ?? 0
         if attributeCount > 0, let base = attributes.xmlBase() {
             if bases.count > baseCount { bases.removeSubrange(baseCount...) }
@@ -429,4 +434,24 @@ final class FeedSAXHandler {
         warnings.append(SourceWarning(message, location: line.map { "line \($0)" }))
     }
 
+    /// The namespaces of the module prefixes feeds use without declaring them, interned once (``classify(_:_:)``
+    /// caches by pointer).
+    nonisolated(unsafe) private static let undeclaredPrefixes: [(prefix: [UInt8], namespace: UnsafePointer<xmlChar>)] =
+        {
+            let known: [(String, String)] = [
+                ("itunes", "http://www.itunes.com/dtds/podcast-1.0.dtd"), ("media", "http://search.yahoo.com/mrss/"),
+                ("dc", "http://purl.org/dc/elements/1.1/"), ("content", "http://purl.org/rss/1.0/modules/content/"),
+                ("atom", "http://www.w3.org/2005/Atom"),
+            ]
+            return known.map { entry in
+                (prefix: Array(entry.0.utf8), namespace: UnsafePointer(xmlCharStrdup(entry.1)!))
+            }
+        }()
+
+    /// The namespace an undeclared `prefix` stands for, or `nil` for a prefix that is not a known module's.
+    static func namespaceOfUndeclaredPrefix(_ prefix: UnsafePointer<xmlChar>) -> UnsafePointer<xmlChar>? {
+        let length = Int(xmlStrlen(prefix))
+        let bytes = UnsafeBufferPointer(start: prefix, count: length)
+        return undeclaredPrefixes.first { $0.prefix.elementsEqual(bytes) }?.namespace
+    }
 }

@@ -36,6 +36,11 @@ struct ItemBuilder {
     var contributors: [FeedItem.Author] = []
     var tags: [String] = []
     var thumbnail: String?
+    /// The first `media:content` that is an image: the item's image when it has no thumbnail or iTunes image.
+    var mediaImage: String?
+    /// `media:content` audio and video: the item's attachments when it has no `enclosure` (feedparser's
+    /// `enclosures` are only those; a Media RSS image or player is not an attachment).
+    var mediaAttachments: [FeedItem.Attachment] = []
     var itunesImage: String?
     var attachments: [FeedItem.Attachment] = []
     var itunesDuration: Double?
@@ -96,7 +101,11 @@ struct ItemBuilder {
     ) -> (item: FeedItem, safeContentHTML: [UInt8]?) {
         func read(_ raw: RawText?) -> String? { raw?.string(in: text) }
         let guid = read(guid.take())
-        let url = alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take() ?? permaLink(guid)
+        let atomID = read(atomID.take())
+        // With no link at all, a permalink guid or an http(s) Atom id is the item's address (as feedparser reads it).
+        let url =
+            alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take() ?? permaLink(guid)
+            ?? atomID.flatMap(Self.webAddress)
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
         item.language = language.take()
         let html: RawText?
@@ -130,14 +139,18 @@ struct ItemBuilder {
         if let updated, updated != item.datePublished { item.dateModified = updated }
         swap(&item.authors, &authors)
         swap(&item.tags, &tags)
+        if attachments.isEmpty {
+            for attachment in mediaAttachments { addAttachment(attachment) }
+        }
+        mediaAttachments.removeAll()
         swap(&item.attachments, &attachments)
         if let itunesDuration, let index = item.attachments.firstIndex(where: { $0.durationInSeconds == nil }) {
             item.attachments[index].durationInSeconds = itunesDuration
         }
         item.image =
-            thumbnail.take() ?? itunesImage.take()
+            thumbnail.take() ?? itunesImage.take() ?? mediaImage.take()
             ?? item.attachments.first(where: { $0.mimeType?.hasPrefix("image/") == true })?.url
-        let originalID = guid ?? read(atomID.take()) ?? rdfAbout.take()
+        let originalID = guid ?? atomID ?? rdfAbout.take()
         item.tributary = TributaryExtension(
             source: sourceID,
             origin: origin.take(),
@@ -162,8 +175,13 @@ struct ItemBuilder {
 
     /// The guid, when it is a permalink (an http or https URL not marked otherwise).
     private func permaLink(_ guid: String?) -> String? {
-        guard guidIsPermaLink, let guid, guid.hasPrefix("http://") || guid.hasPrefix("https://") else { return nil }
-        return guid
+        guard guidIsPermaLink else { return nil }
+        return guid.flatMap(Self.webAddress)
+    }
+
+    /// `string` when it is an http or https URL.
+    static func webAddress(_ string: String) -> String? {
+        string.hasPrefix("http://") || string.hasPrefix("https://") ? string : nil
     }
 
     /// Adds an attachment unless one with the same URL is already there (an enclosure repeated as media:content).

@@ -429,3 +429,91 @@ import TributaryCore
         )
     }
 }
+
+/// Fields read as feedparser reads them in real-world feeds (feed-rs's and gofeed's fixtures, compared with
+/// feedparser by scripts/corpus/compare.py).
+@Suite struct RealWorldFieldTests {
+    static func parse(_ xml: String) throws -> (metadata: FeedMetadata?, items: [FeedItem], warnings: [SourceWarning]) {
+        try FixtureSupport.parse(Array(xml.utf8))
+    }
+
+    /// feedparser's enclosures are `<enclosure>` and `link rel="enclosure"` only: a Media RSS image is the item's
+    /// image, not an attachment; Media RSS audio or video is an attachment only when there is no enclosure.
+    @Test func mediaContentIsAnAttachmentOnlyForAudioOrVideoWithoutAnEnclosure() throws {
+        let result = try Self.parse(
+            """
+            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>
+            <item><title>Image</title><media:content url="https://e.example/a.png" medium="image"/></item>
+            <item><title>Video</title><media:content url="https://e.example/v.mp4" type="video/mp4" fileSize="9"/>
+            <media:content url="https://e.example/p.swf" type="application/x-shockwave-flash"/></item>
+            <item><title>Both</title><enclosure url="https://e.example/e.mp3" type="audio/mpeg" length="5"/>
+            <media:group><media:content url="https://e.example/e-high.mp4" type="video/mp4"/></media:group></item>
+            </channel></rss>
+            """
+        )
+        #expect(
+            result.items.map { $0.attachments.map(\.url) } == [
+                [], ["https://e.example/v.mp4"], ["https://e.example/e.mp3"],
+            ]
+        )
+        #expect(result.items.first?.image == "https://e.example/a.png")
+        #expect(result.items[1].attachments.first?.sizeInBytes == 9)
+    }
+
+    /// An Atom entry (or feed) with no link has its http(s) id as its address; a `tag:` or `urn:` id is not a
+    /// link. Ids are kept as written.
+    @Test func anHTTPAtomIDIsTheAddressOfAnEntryWithoutALink() throws {
+        let result = try Self.parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><id>https://blog.example/</id>
+            <entry><id>https://blog.example/post/1</id><title>A</title></entry>
+            <entry><id>tag:blog.example,2026:2</id><title>B</title></entry>
+            <entry><id>post-3</id><title>C</title></entry>
+            </feed>
+            """
+        )
+        #expect(result.items.map(\.url) == ["https://blog.example/post/1", nil, nil])
+        #expect(
+            result.items.map(\.tributary?.guid) == ["https://blog.example/post/1", "tag:blog.example,2026:2", "post-3"]
+        )
+        #expect(result.metadata?.link == "https://blog.example/")
+    }
+
+    /// A video's `media:description` and an episode's `itunes:subtitle` are the item's text when it has no other;
+    /// `media:keywords` are tags; `dc:author` is an author.
+    @Test func mediaDescriptionSubtitleKeywordsAndDCAuthorAreRead() throws {
+        let result = try Self.parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">
+            <entry><id>urn:1</id><title>V</title><media:group><media:title>V</media:title>
+            <media:description>Watch this &amp; that</media:description></media:group></entry></feed>
+            """
+        )
+        #expect(result.items.first?.contentHTML == "Watch this & that")
+        let rss = try Self.parse(
+            """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+              xmlns:media="http://search.yahoo.com/mrss/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+            <item><title>E</title><itunes:subtitle>Short</itunes:subtitle><dc:author>Ann</dc:author>
+            <category>News</category><media:keywords>Ronald Reagan, History</media:keywords></item>
+            </channel></rss>
+            """
+        )
+        #expect(rss.items.first?.contentHTML == "Short")
+        #expect(rss.items.first?.tags == ["News", "Ronald Reagan", "History"])
+        #expect(rss.items.first?.authors.map(\.name) == ["Ann"])
+    }
+
+    /// A module prefix used without its declaration is read as that module, as feedparser reads it.
+    @Test func anUndeclaredModulePrefixIsReadAsTheModule() throws {
+        let result = try Self.parse(
+            """
+            <rss version="2.0"><channel><item><title>T</title>
+            <itunes:summary><![CDATA[ Line 1 ]]></itunes:summary><media:thumbnail url="https://e.example/t.jpg"/>
+            </item></channel></rss>
+            """
+        )
+        #expect(result.items.first?.contentHTML?.trimmingCharacters(in: .whitespaces) == "Line 1")
+        #expect(result.items.first?.image == "https://e.example/t.jpg")
+    }
+}

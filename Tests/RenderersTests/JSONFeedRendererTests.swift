@@ -42,7 +42,9 @@ import TributaryCore
         #expect(output.hasSuffix("}\n"))
     }
 
-    @Test func anItemWithoutContentGetsItsSummaryOrTitleAsTextAsJSONFeedRequires() throws {
+    /// JSON Feed 1.1 requires `content_html` or `content_text`: an item with neither gets an empty `content_text`
+    /// ("no content"), not its title or summary repeated as a body; its other fields are unchanged.
+    @Test func anItemWithoutContentGetsAnEmptyTextAsJSONFeedRequires() throws {
         let items = [
             FeedItem(id: "1", title: "Only a title"),
             FeedItem(id: "2", title: "Title", summary: "A summary"),
@@ -50,7 +52,9 @@ import TributaryCore
         ]
         let output = try JSONFeedRenderer().render(digest(of: items))
         let feed = try JSONDecoder().decode(JSONFeed.self, from: Data(output.utf8))
-        #expect(feed.items.map(\.contentText) == ["Only a title", "A summary", ""])
+        #expect(feed.items.map(\.contentText) == ["", "", ""])
         #expect(feed.items.map(\.contentHTML) == [nil, nil, nil])
+        #expect(feed.items.map(\.title) == ["Only a title", "Title", nil])
+        #expect(feed.items.map(\.summary) == [nil, "A summary", nil])
     }
 }
