@@ -15,6 +15,15 @@ struct Attributes {
         return nil
     }
 
+    /// Whether the namespace-less attribute `name` is present, found without building a `String`.
+    func has(_ name: StaticString) -> Bool {
+        guard let pointer else { return false }
+        for index in 0..<count where pointer[index * 5 + 2] == nil {
+            if let local = pointer[index * 5], Self.equals(local, name) { return true }
+        }
+        return false
+    }
+
     /// Whether the namespace-less attribute `name` is present with the value `value` (ASCII case-insensitively),
     /// compared without building a `String`.
     func has(_ name: StaticString, equalTo value: StaticString) -> Bool {

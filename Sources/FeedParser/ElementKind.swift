@@ -24,6 +24,7 @@ enum ElementKind: UInt8 {
     case mediaContent, mediaThumbnail, mediaGroup, mediaTitle, mediaDescription
     case itunesDuration, itunesImage, itunesAuthor, itunesSummary, itunesSubtitle, itunesCategory, itunesKeywords
     case mediaCategory, mediaKeywords
+    case itunesBlock, itunesExplicit, itunesOwner, itunesName, itunesEmail, webMaster, dcPublisher
 
     /// Classifies an element from its namespace URI and local name.
     ///
@@ -53,6 +54,7 @@ enum ElementKind: UInt8 {
         case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/":
             switch localName {
             case "creator", "author": return .dcCreator
+            case "publisher": return .dcPublisher
             case "date", "created", "issued", "modified": return .dcDate
             case "subject": return .dcSubject
             case "language": return .dcLanguage
@@ -81,6 +83,11 @@ enum ElementKind: UInt8 {
             case "subtitle": return .itunesSubtitle
             case "category": return .itunesCategory
             case "keywords": return .itunesKeywords
+            case "block": return .itunesBlock
+            case "explicit": return .itunesExplicit
+            case "owner": return .itunesOwner
+            case "name": return .itunesName
+            case "email": return .itunesEmail
             default: return .other
             }
         default:
@@ -114,6 +121,7 @@ enum ElementKind: UInt8 {
         case "image": .image
         case "url": .url
         case "managingeditor": .managingEditor
+        case "webmaster": .webMaster
         case "textinput": .textInput
         case "comments": .comments
         case "fullitem": .fullitem

@@ -60,6 +60,29 @@ public struct FeedMetadata: Sendable, Equatable {
     /// Every Atom `link` of the feed as written (written as `_tributary.links` when they say more than
     /// `home_page_url` and `feed_url` do).
     public var links: [TributaryExtension.Link]
+    /// The description and the rights as the feed wrote them in HTML or XHTML, sanitized, when they hold markup
+    /// (`description` and `rights` are their plain text). Written as `_tributary.description_html` and
+    /// `_tributary.rights_html`.
+    public var descriptionHTML: String?
+    public var rightsHTML: String?
+    /// A podcast's iTunes `block` and `explicit` values exactly as written (`yes`, `clean`, `true`...): their
+    /// meaning has changed over the years, so they are passed on, not interpreted. `_tributary.itunes_block`,
+    /// `_tributary.itunes_explicit`.
+    public var itunes: ITunes
+    /// Who publishes the feed: RSS `webMaster`, `dc:publisher` or the iTunes `owner` (`_tributary.publisher`,
+    /// shaped as an author).
+    public var publisher: FeedItem.Author?
+
+    /// iTunes podcast flags as written.
+    public struct ITunes: Sendable, Equatable {
+        public var block: String?
+        public var explicit: String?
+
+        public init(block: String? = nil, explicit: String? = nil) {
+            self.block = block
+            self.explicit = explicit
+        }
+    }
 
     /// Creates metadata for a feed of a format.
     public init(
@@ -80,8 +103,16 @@ public struct FeedMetadata: Sendable, Equatable {
         generatorVersion: String? = nil,
         generatorURL: String? = nil,
         encoding: String? = nil,
-        links: [TributaryExtension.Link] = []
+        links: [TributaryExtension.Link] = [],
+        descriptionHTML: String? = nil,
+        rightsHTML: String? = nil,
+        itunes: ITunes = ITunes(),
+        publisher: FeedItem.Author? = nil
     ) {
+        self.itunes = itunes
+        self.publisher = publisher
+        self.descriptionHTML = descriptionHTML
+        self.rightsHTML = rightsHTML
         self.encoding = encoding
         self.links = links
         self.rights = rights
@@ -106,8 +137,9 @@ public struct FeedMetadata: Sendable, Equatable {
     ///
     /// What JSON Feed has no member for goes in the feed's `_tributary` extension object: `format` (such as
     /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
-    /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`), `encoding`
-    /// and `links` (shaped as an item's `_tributary.links`).
+    /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`), `encoding`,
+    /// `links` (shaped as an item's `_tributary.links`), and `description_html` and `rights_html` (sanitized HTML,
+    /// when the feed wrote them with markup), `itunes_block`, `itunes_explicit` and `publisher`.
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
         var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
         if let id { tributary["id"] = .string(id) }
@@ -117,6 +149,11 @@ public struct FeedMetadata: Sendable, Equatable {
         if let generatorURL { tributary["generator_url"] = .string(generatorURL) }
         if let rights { tributary["rights"] = .string(rights) }
         if let encoding { tributary["encoding"] = .string(encoding) }
+        if let descriptionHTML { tributary["description_html"] = .string(descriptionHTML) }
+        if let rightsHTML { tributary["rights_html"] = .string(rightsHTML) }
+        if let block = itunes.block { tributary["itunes_block"] = .string(block) }
+        if let explicit = itunes.explicit { tributary["itunes_explicit"] = .string(explicit) }
+        if let publisher { tributary["publisher"] = Self.person(publisher) }
         if links.count > 1 || links.contains(where: { $0.rel != "alternate" && $0.rel != "self" })
             || TributaryExtension.Link.sayMoreThanAURL(links.filter { $0.rel == "alternate" })
         {
@@ -133,15 +170,7 @@ public struct FeedMetadata: Sendable, Equatable {
         }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
         if !contributors.isEmpty {
-            tributary["contributors"] = .array(
-                contributors.map { author in
-                    var object: [String: JSONValue] = [:]
-                    if let name = author.name { object["name"] = .string(name) }
-                    if let url = author.url { object["url"] = .string(url) }
-                    if let email = author.email { object["_email"] = .string(email) }
-                    return .object(object)
-                }
-            )
+            tributary["contributors"] = .array(contributors.map(Self.person))
         }
         return JSONFeed(
             title: title ?? "",
@@ -154,5 +183,14 @@ public struct FeedMetadata: Sendable, Equatable {
             items: items,
             extensions: ["_tributary": .object(tributary)]
         )
+    }
+
+    /// A person as JSON Feed shapes an author: `name`, `url`, and the extension `_email`.
+    private static func person(_ author: FeedItem.Author) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        if let name = author.name { object["name"] = .string(name) }
+        if let url = author.url { object["url"] = .string(url) }
+        if let email = author.email { object["_email"] = .string(email) }
+        return .object(object)
     }
 }

@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import HTMLSanitizer
 import TributaryCore
 
 /// Reading the channel (RSS) or feed (Atom) header.
@@ -27,7 +28,7 @@ extension FeedSAXHandler {
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .atomSubtitle, .language, .dcLanguage,
             .generator, .atomGenerator, .lastBuildDate, .pubDate, .dcDate, .atomUpdated, .managingEditor, .dcCreator,
             .atomLogo, .atomIcon, .author, .itunesAuthor, .rights, .itunesSummary, .itunesSubtitle, .atomID, .category,
-            .dcSubject, .itunesKeywords:
+            .dcSubject, .itunesKeywords, .itunesBlock, .itunesExplicit, .webMaster, .dcPublisher:
             guard inChannel else { return }
             if kind == .atomGenerator || kind == .generator, channelGenerator == nil {
                 channelGeneratorVersion = attributes.value("version").map(Self.trimmed).flatMap {
@@ -38,6 +39,8 @@ extension FeedSAXHandler {
                 }
             }
             beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
+        case .itunesName where parent == .itunesOwner, .itunesEmail where parent == .itunesOwner:
+            beginCapture(kind, scope: .channel, depth: depth, type: .text)
         case .atomCategory where inChannel:
             if let term = attributes.value("term") ?? attributes.value("label") {
                 Self.addTag(Self.attributeText(term), to: &channelTags)
@@ -71,7 +74,7 @@ extension FeedSAXHandler {
             guard author != nil, parent == .atomAuthor || parent == .atomContributor else { return }
             beginCapture(kind, scope: .author, depth: depth, type: .text)
         case .itunesImage where inChannel:
-            if channelImage == nil, let href = attributes.value("href") {
+            if channelImage == nil, let href = attributes.value("href") ?? attributes.value("url") {
                 channelImage = resolve(href, baseCount: stack[depth].baseCount)
             }
         default:
@@ -89,7 +92,10 @@ extension FeedSAXHandler {
             let value = trimmedText()
             if !value.isEmpty, channelLink == nil { channelLink = resolve(value, baseCount: captureBaseCount) }
         case .rights:
-            if channelRights == nil { channelRights = plainTitle() }
+            if channelRights == nil {
+                channelRights = plainTitle()
+                channelRightsHTML = markupKept()
+            }
         case .itunesSubtitle:
             if channelITunesSubtitle == nil { channelITunesSubtitle = FeedText.plainText(text.bytes) }
         case .atomID:
@@ -105,6 +111,7 @@ extension FeedSAXHandler {
                     captureType == .text
                     ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
                     : FeedText.plainText(text.bytes)
+                channelDescriptionHTML = markupKept()
             }
         case .language, .dcLanguage:
             let value = trimmedText()
@@ -118,6 +125,23 @@ extension FeedSAXHandler {
             channelUpdated = parseDate() ?? channelUpdated
         case .pubDate, .dcDate:
             if channelUpdated == nil { channelUpdated = parseDate() }
+        case .itunesBlock:
+            channelITunes.block = channelITunes.block ?? String(decoding: text.bytes, as: UTF8.self)
+        case .itunesExplicit:
+            channelITunes.explicit = channelITunes.explicit ?? String(decoding: text.bytes, as: UTF8.self)
+        case .webMaster, .dcPublisher:
+            // The publisher (RSS `webMaster`, `dc:publisher`, iTunes `owner`): `me@example.com (Name)` is split.
+            if channelPublisher == nil { channelPublisher = Self.rssAuthor(authorText()) }
+        case .itunesName:
+            let name = FeedText.plainText(text.bytes)
+            if !name.isEmpty, channelPublisher?.name == nil {
+                channelPublisher = FeedItem.Author(name: name, url: nil, email: channelPublisher?.email)
+            }
+        case .itunesEmail:
+            let email = trimmedText()
+            if !email.isEmpty, channelPublisher?.email == nil {
+                channelPublisher = FeedItem.Author(name: channelPublisher?.name, url: nil, email: email)
+            }
         case .managingEditor, .author, .dcCreator, .itunesAuthor:
             // `me@example.com (Jane Doe)` and `Jane Doe <me@example.com>` become a name and an address.
             if let author = Self.rssAuthor(authorText()), !channelAuthors.contains(author) {
@@ -131,5 +155,15 @@ extension FeedSAXHandler {
         default:
             break
         }
+    }
+
+    /// The captured HTML or XHTML of a feed's description or rights, sanitized, when it holds markup or references
+    /// (its plain text says less); `nil` for text, or HTML that is plain already.
+    func markupKept() -> String? {
+        guard captureType != .text, text.bytes.contains(where: { $0 == 0x3C || $0 == 0x26 }) else { return nil }
+        let html = String(decoding: text.bytes, as: UTF8.self)
+        guard let sanitizer = options.sanitizer else { return html }
+        let safe = sanitizer.sanitize(html, baseURL: baseString(captureBaseCount).flatMap { URL(string: $0) })
+        return safe.isEmpty ? nil : safe
     }
 }

@@ -40,7 +40,16 @@ extension FeedSAXHandler {
             guard direct, let href = attributes.value("href") ?? attributes.value("url") else { return }
             let resolved = resolve(href, baseCount: baseCount)
             let rel = attributes.value("rel").map { Self.trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "alternate"
-            item.links.append(Self.link(rel: rel, url: resolved, attributes))
+            // The usual link (an HTML alternate and nothing else) is kept without reading its attributes again.
+            let plain =
+                rel == "alternate" && !attributes.has("title") && !attributes.has("hreflang")
+                && !attributes.has("length")
+                && (!attributes.has("type") || attributes.has("type", equalTo: "text/html"))
+            item.links.append(
+                plain
+                    ? TributaryExtension.Link(rel: "alternate", url: resolved)
+                    : Self.link(rel: rel, url: resolved, attributes)
+            )
             switch rel {
             case "alternate":
                 if item.alternateLink == nil { item.alternateLink = resolved }

@@ -51,6 +51,16 @@ final class FeedSAXHandler {
     /// The feed's copyright or licence statement, plain text.
     var channelRights: String?
 
+    /// The feed's description and rights as sanitized HTML, when they were HTML with markup
+    /// (``FeedMetadata/descriptionHTML``).
+    var channelDescriptionHTML: String?
+    var channelRightsHTML: String?
+
+    /// The podcast's iTunes `block` and `explicit`, as written (``FeedMetadata/itunes``).
+    var channelITunes = FeedMetadata.ITunes()
+    /// RSS `webMaster`, `dc:publisher` or the iTunes `owner`.
+    var channelPublisher: FeedItem.Author?
+
     /// The Atom feed's `link`s as written (``FeedMetadata/links``).
     var channelLinks: [TributaryExtension.Link] = []
 
@@ -191,7 +201,11 @@ final class FeedSAXHandler {
             generatorVersion: channelGenerator == nil ? nil : channelGeneratorVersion,
             generatorURL: channelGenerator == nil ? nil : channelGeneratorURL,
             encoding: documentEncoding,
-            links: channelLinks.filter { FeedItem.isSafeLink($0.url) }
+            links: channelLinks.filter { FeedItem.isSafeLink($0.url) },
+            descriptionHTML: channelDescription == nil ? nil : channelDescriptionHTML,
+            rightsHTML: channelRights.flatMap { $0.isEmpty ? nil : channelRightsHTML },
+            itunes: channelITunes,
+            publisher: channelPublisher
         )
     }
 
@@ -266,7 +280,10 @@ final class FeedSAXHandler {
             finishCapture()
         }
         if capturing != nil {
-            if captureType == .xhtml, depth == captureDepth + 1, xhtmlWrapperDepth < 0, isXHTMLDiv(localName, namespace)
+            // Atom 1.0 wraps XHTML content in a `div` that is not part of it (RFC 4287 3.1.1.3); Atom 0.3's
+            // `mode="xml"` and RSS's `xhtml:body` have no such wrapper, so a `div` there is content.
+            if captureType == .xhtml, format == .atom10, depth == captureDepth + 1, xhtmlWrapperDepth < 0,
+                isXHTMLDiv(localName, namespace)
             {
                 xhtmlWrapperDepth = depth
                 return

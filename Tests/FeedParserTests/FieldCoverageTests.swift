@@ -1,5 +1,6 @@
 import FeedParser
 import Foundation
+import HTMLSanitizer
 import Testing
 import TributaryCore
 
@@ -515,5 +516,66 @@ import TributaryCore
         )
         #expect(result.items.first?.contentHTML?.trimmingCharacters(in: .whitespaces) == "Line 1")
         #expect(result.items.first?.image == "https://e.example/t.jpg")
+    }
+}
+
+@Suite struct FeedHeaderFieldTests {
+    static func header(_ xml: String, sanitizer: Bool = true) throws -> [String: JSONValue] {
+        var options = FixtureSupport.options()
+        if sanitizer { options.sanitizer = HTMLSanitizer() }
+        let result = try FixtureSupport.parse(Array(xml.utf8), options: options)
+        guard case .object(let members) = try #require(result.metadata).makeJSONFeed().extensions["_tributary"] else {
+            Issue.record("no _tributary object")
+            return [:]
+        }
+        return members
+    }
+
+    /// A description or rights written in HTML keeps its markup, sanitized, beside its plain text; plain text gets
+    /// no HTML copy.
+    @Test func htmlDescriptionAndRightsAreKeptSanitizedBesideTheirText() throws {
+        let members = try Self.header(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <subtitle type="html">&lt;p&gt;Notes &lt;script&gt;x()&lt;/script&gt;on &lt;a href="/s"&gt;Swift&lt;/a&gt;&lt;/p&gt;</subtitle>
+            <rights type="text">Mine &amp; yours</rights></feed>
+            """
+        )
+        #expect(
+            members["description_html"] == .string("<p>Notes on <a href=\"https://feeds.example.com/s\">Swift</a></p>")
+        )
+        #expect(members["rights_html"] == nil)
+        #expect(members["rights"] == .string("Mine & yours"))
+    }
+
+    /// Atom 0.3's `mode="xml"` has no wrapper `div` (only Atom 1.0's XHTML does), so its `div` is content.
+    @Test func anAtom03XMLDivIsContent() throws {
+        let members = try Self.header(
+            """
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>T</title>
+            <tagline type="application/xhtml+xml" mode="xml"><div xmlns="http://www.w3.org/1999/xhtml">A <b>b</b></div></tagline>
+            </feed>
+            """
+        )
+        #expect(members["description_html"] == .string("<div>A <b>b</b></div>"))
+    }
+
+    /// iTunes flags pass as written; the publisher comes from `webMaster`, `dc:publisher` or the iTunes owner.
+    @Test func itunesFlagsAndThePublisherAreRead() throws {
+        let podcast = try Self.header(
+            """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>P</title>
+            <itunes:block>yes</itunes:block><itunes:explicit>clean</itunes:explicit>
+            <itunes:owner><itunes:name>Mark</itunes:name><itunes:email>mark@example.com</itunes:email></itunes:owner>
+            </channel></rss>
+            """
+        )
+        #expect(podcast["itunes_block"] == .string("yes"))
+        #expect(podcast["itunes_explicit"] == .string("clean"))
+        #expect(podcast["publisher"] == .object(["name": .string("Mark"), "_email": .string("mark@example.com")]))
+        let rss = try Self.header(
+            "<rss version=\"2.0\"><channel><title>P</title><webMaster>me@example.com (Ed)</webMaster></channel></rss>"
+        )
+        #expect(rss["publisher"] == .object(["name": .string("Ed"), "_email": .string("me@example.com")]))
     }
 }

@@ -280,7 +280,11 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         feed["links"] = links
     if (doc.get("_tributary") or {}).get("links"):
         feed["links"] = _written_links(doc["_tributary"]["links"])
-    if doc.get("description") is not None:
+    html = (doc.get("_tributary") or {}).get("description_html")
+    if html is not None:  # the description as the feed wrote it in HTML, sanitized
+        feed["subtitle"] = html
+        feed["subtitle_detail"] = _detail(html, "text/html", language)
+    elif doc.get("description") is not None:
         feed["subtitle"] = doc["description"]
         feed["subtitle_detail"] = _detail(doc["description"], "text/plain", language)
     if doc.get("icon"):
@@ -306,7 +310,23 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         feed["tags"] = [FeedParserDict(term=tag, scheme=None, label=None) for tag in extension["tags"]]
     if extension.get("contributors"):
         feed["contributors"] = _people(extension["contributors"])
-    if extension.get("rights"):
+    # iTunes flags as written, read with feedparser's rules: block is 1 only for "yes"; explicit is True for
+    # "yes", False for "clean" and None for anything else.
+    if extension.get("itunes_block") is not None:
+        feed["itunes_block"] = 1 if extension["itunes_block"] == "yes" else 0
+    if extension.get("itunes_explicit") is not None:
+        value = extension["itunes_explicit"]
+        feed["itunes_explicit"] = True if value == "yes" else False if value == "clean" else None
+    if extension.get("publisher"):
+        detail = _people([extension["publisher"]])
+        if detail:
+            feed["publisher_detail"] = detail[0]
+            name, email = detail[0].get("name"), detail[0].get("email")
+            feed["publisher"] = f"{name} ({email})" if name and email else name or email
+    if extension.get("rights_html"):
+        feed["rights"] = extension["rights_html"]
+        feed["rights_detail"] = _detail(extension["rights_html"], "text/html", language)
+    elif extension.get("rights"):
         feed["rights"] = extension["rights"]
         feed["rights_detail"] = _detail(extension["rights"], "text/plain", language)
     return feed
