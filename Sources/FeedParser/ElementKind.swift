@@ -157,4 +157,7 @@ enum ElementKind: UInt8 {
         default: nil
         }
     }
+
+    /// `media:group` or `media:content`, whose Media RSS children describe the item.
+    var isMediaContainer: Bool { self == .mediaGroup || self == .mediaContent }
 }

@@ -72,6 +72,10 @@ public struct FeedMetadata: Sendable, Equatable {
     /// Who publishes the feed: RSS `webMaster`, `dc:publisher` or the iTunes `owner` (`_tributary.publisher`,
     /// shaped as an author).
     public var publisher: FeedItem.Author?
+    /// The Atom feed's `icon` (small and square: JSON Feed's `favicon`; ``image`` is its logo or the RSS image).
+    public var favicon: String?
+    /// RSS `pubDate` of the channel (`_tributary.published`; ``updated`` falls back to it).
+    public var published: Date?
 
     /// iTunes podcast flags as written.
     public struct ITunes: Sendable, Equatable {
@@ -107,8 +111,12 @@ public struct FeedMetadata: Sendable, Equatable {
         descriptionHTML: String? = nil,
         rightsHTML: String? = nil,
         itunes: ITunes = ITunes(),
-        publisher: FeedItem.Author? = nil
+        publisher: FeedItem.Author? = nil,
+        favicon: String? = nil,
+        published: Date? = nil
     ) {
+        self.favicon = favicon
+        self.published = published
         self.itunes = itunes
         self.publisher = publisher
         self.descriptionHTML = descriptionHTML
@@ -139,11 +147,12 @@ public struct FeedMetadata: Sendable, Equatable {
     /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
     /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`), `encoding`,
     /// `links` (shaped as an item's `_tributary.links`), and `description_html` and `rights_html` (sanitized HTML,
-    /// when the feed wrote them with markup), `itunes_block`, `itunes_explicit` and `publisher`.
+    /// when the feed wrote them with markup), `itunes_block`, `itunes_explicit`, `publisher` and `published` (the RSS channel's `pubDate`).
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
         var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
         if let id { tributary["id"] = .string(id) }
         if let updated { tributary["updated"] = .string(RFC3339.format(updated)) }
+        if let published { tributary["published"] = .string(RFC3339.format(published)) }
         if let generator { tributary["generator"] = .string(generator) }
         if let generatorVersion { tributary["generator_version"] = .string(generatorVersion) }
         if let generatorURL { tributary["generator_url"] = .string(generatorURL) }
@@ -178,6 +187,7 @@ public struct FeedMetadata: Sendable, Equatable {
             feedURL: feedURL,
             description: description,
             icon: image,
+            favicon: favicon,
             authors: authors,
             language: language,
             items: items,

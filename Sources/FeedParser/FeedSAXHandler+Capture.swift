@@ -78,8 +78,9 @@ extension FeedSAXHandler {
         capturing = nil
         if captureType == .base64 { decodeBase64() }
         defer { captureAttribute = nil }
-        // Item fields are repaired when the item is built (``RawText``), off the parsing thread; the few others here.
-        if captureScope != .item, let repaired = FeedText.repairedEncoding(text.bytes) {
+        // Item fields kept as ``RawText`` are repaired when the item is built, off the parsing thread; the others
+        // (an item's authors, categories and source as well) here.
+        if captureScope != .item || Self.isReadAtOnce(kind), let repaired = FeedText.repairedEncoding(text.bytes) {
             text.removeAll()
             text.append(repaired)
         }
@@ -197,5 +198,13 @@ extension FeedSAXHandler {
     static func hasScheme(_ string: String) -> Bool {
         var string = string
         return string.withUTF8 { FeedText.hasScheme($0) }
+    }
+
+    /// Whether an item field is read from the captured text when its element ends (not kept as ``RawText``).
+    static func isReadAtOnce(_ kind: ElementKind) -> Bool {
+        switch kind {
+        case .author, .dcCreator, .itunesAuthor, .category, .dcSubject, .itunesKeywords, .source: true
+        default: false
+        }
     }
 }

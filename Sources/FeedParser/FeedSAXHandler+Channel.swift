@@ -100,7 +100,10 @@ extension FeedSAXHandler {
             if channelITunesSubtitle == nil { channelITunesSubtitle = FeedText.plainText(text.bytes) }
         case .atomID:
             let value = trimmedText()
-            if !value.isEmpty, channelID == nil { channelID = value }
+            if !value.isEmpty, channelID == nil {
+                channelID = value
+                channelResolvedID = resolvedIdentifier()
+            }
         case .category, .dcSubject:
             Self.addTag(FeedText.plainText(text.bytes), to: &channelTags)
         case .itunesKeywords:
@@ -124,7 +127,9 @@ extension FeedSAXHandler {
         case .lastBuildDate, .atomUpdated:
             channelUpdated = parseDate() ?? channelUpdated
         case .pubDate, .dcDate:
-            if channelUpdated == nil { channelUpdated = parseDate() }
+            let date = parseDate()
+            if channelUpdated == nil { channelUpdated = date }
+            if kind == .pubDate, channelPublished == nil { channelPublished = date }
         case .itunesBlock:
             channelITunes.block = channelITunes.block ?? String(decoding: text.bytes, as: UTF8.self)
         case .itunesExplicit:
@@ -149,9 +154,11 @@ extension FeedSAXHandler {
             }
         case .atomLogo, .atomIcon:
             let value = trimmedText()
-            if !value.isEmpty, channelImage == nil || kind == .atomLogo {
-                channelImage = resolve(value, baseCount: captureBaseCount)
-            }
+            guard !value.isEmpty else { break }
+            let resolved = resolve(value, baseCount: captureBaseCount)
+            if channelImage == nil || kind == .atomLogo { channelImage = resolved }
+            // An Atom icon is small and square: JSON Feed's favicon.
+            if kind == .atomIcon, channelFavicon == nil { channelFavicon = resolved }
         default:
             break
         }

@@ -12,7 +12,11 @@ extension FeedSAXHandler {
         baseCount: Int
     ) {
         let direct = depth == itemDepth + 1
-        let inMedia = direct || (parent == .mediaGroup && depth == itemDepth + 2)
+        // Media RSS elements count directly in the item, in its media:group, or in one of its media:content.
+        let inMedia =
+            direct
+            || ((parent == .mediaGroup || parent == .mediaContent) && depth <= itemDepth + 3
+                && stack[itemDepth + 1].kind.isMediaContainer)
         switch kind {
         case .item, .atomEntry:
             // The previous item was never closed (broken markup): keep it and start the next one.
@@ -91,22 +95,13 @@ extension FeedSAXHandler {
                 )
             )
         case .mediaContent where inMedia:
+            // A Media RSS image is the item's image; audio and video are not attachments: feedparser's enclosures
+            // (JSON Feed's attachments) are `enclosure` elements and `link rel="enclosure"` only.
             guard let url = attributes.value("url") else { return }
             let mime = attributes.value("type").map { Self.trimmed($0).lowercased() }
             let medium = attributes.value("medium").map { Self.trimmed($0).lowercased() }
-            if medium == "image" || mime?.hasPrefix("image/") == true {
-                if item.mediaImage == nil { item.mediaImage = resolve(url, baseCount: baseCount) }
-            } else if ["audio", "video"].contains(medium)
-                || mime?.hasPrefix("audio/") == true || mime?.hasPrefix("video/") == true
-            {
-                item.mediaAttachments.append(
-                    FeedItem.Attachment(
-                        url: resolve(url, baseCount: baseCount),
-                        mimeType: mime,
-                        sizeInBytes: attributes.value("fileSize").flatMap { Int(Self.trimmed($0)) },
-                        durationInSeconds: attributes.value("duration").flatMap { Double(Self.trimmed($0)) }
-                    )
-                )
+            if medium == "image" || mime?.hasPrefix("image/") == true, item.mediaImage == nil {
+                item.mediaImage = resolve(url, baseCount: baseCount)
             }
         case .mediaCategory where inMedia:
             beginCapture(.category, scope: .item, depth: depth, type: .text)
@@ -179,9 +174,10 @@ extension FeedSAXHandler {
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .link:
             if item.link == nil { item.link = trimmedRawText(.url(RawText.LinkBase(base: urlBase(captureBaseCount)))) }
-        case .description:
+        case .description, .dcDescription, .itunesSummary:
+            // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
-        case .dcDescription, .itunesSummary, .itunesSubtitle, .mediaDescription:
+        case .itunesSubtitle, .mediaDescription:
             if item.description == nil { item.description = rawText(.html(unescapingTwice: true, links: linkBase())) }
         case .contentEncoded:
             item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
@@ -202,11 +198,14 @@ extension FeedSAXHandler {
         case .atomSummary:
             item.summary = rawText(.plainText(markup: captureType != .text))
         case .guid:
-            // Kept as written (DESIGN.md section 3: `_tributary.guid`), never resolved: feedparser resolves a
-            // relative one against the feed's URL, which makes an identifier like `story-1` look like a link.
+            // Kept as written in `_tributary.guid` (DESIGN.md section 3); a permalink guid without a scheme is also
+            // resolved against the base, as feedparser resolves it, to be the item's id (and its address when it
+            // has no link).
             if let value = trimmedRawText(.verbatim) { item.guid = value }
+            if item.guidIsPermaLink { item.resolvedID = resolvedIdentifier() }
         case .atomID:
             if let value = trimmedRawText(.verbatim) { item.atomID = value }
+            item.resolvedID = resolvedIdentifier()
         case .pubDate, .atomPublished:
             if item.published == nil { item.published = parseDate() }
         case .dcDate:
@@ -339,5 +338,13 @@ extension FeedSAXHandler {
             hreflang: value("hreflang"),
             length: value("length").flatMap { Int($0) }
         )
+    }
+
+    /// The captured identifier (a guid, an Atom id) resolved against the base in effect, when it has no scheme and
+    /// a web base makes it an http(s) URL; `nil` otherwise (most identifiers have a scheme: `tag:`, `urn:`, `https:`).
+    func resolvedIdentifier() -> String? {
+        let value = trimmedText()
+        guard !value.isEmpty, !Self.hasScheme(value) else { return nil }
+        return ItemBuilder.webAddress(resolve(value, baseCount: captureBaseCount))
     }
 }

@@ -102,6 +102,12 @@ final class FeedSAXHandler {
     var channelLanguage: String?
     var channelGenerator: String?
     var channelImage: String?
+    /// The feed's Atom id resolved against the base, when it was relative.
+    var channelResolvedID: String?
+    /// The Atom feed's `icon`.
+    var channelFavicon: String?
+    /// RSS `pubDate` of the channel.
+    var channelPublished: Date?
     var channelUpdated: Date?
     var channelAuthors: [FeedItem.Author] = []
     var channelContributors: [FeedItem.Author] = []
@@ -184,7 +190,7 @@ final class FeedSAXHandler {
             format: format,
             title: channelTitle,
             // With no link, an http(s) feed id is the feed's address, as feedparser reads it.
-            link: (channelLink ?? channelID.flatMap(ItemBuilder.webAddress)).flatMap {
+            link: (channelLink ?? (channelResolvedID ?? channelID).flatMap(ItemBuilder.webAddress)).flatMap {
                 FeedItem.isSafeLink($0) ? $0 : nil
             },
             feedURL: channelFeedURL.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
@@ -205,7 +211,9 @@ final class FeedSAXHandler {
             descriptionHTML: channelDescription == nil ? nil : channelDescriptionHTML,
             rightsHTML: channelRights.flatMap { $0.isEmpty ? nil : channelRightsHTML },
             itunes: channelITunes,
-            publisher: channelPublisher
+            publisher: channelPublisher,
+            favicon: channelFavicon.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
+            published: channelPublished
         )
     }
 

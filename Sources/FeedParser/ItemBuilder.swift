@@ -11,6 +11,8 @@ struct ItemBuilder {
     var guid: RawText?
     var guidIsPermaLink = true
     var atomID: RawText?
+    /// The permalink guid or Atom id resolved against the base, when it was relative (``FeedSAXHandler/resolvedIdentifier()``).
+    var resolvedID: String?
     /// RSS 1.0's `<item rdf:about>`: the item's URI, its id when there is no guid.
     var rdfAbout: String?
     var link: RawText?
@@ -38,9 +40,6 @@ struct ItemBuilder {
     var thumbnail: String?
     /// The first `media:content` that is an image: the item's image when it has no thumbnail or iTunes image.
     var mediaImage: String?
-    /// `media:content` audio and video: the item's attachments when it has no `enclosure` (feedparser's
-    /// `enclosures` are only those; a Media RSS image or player is not an attachment).
-    var mediaAttachments: [FeedItem.Attachment] = []
     var itunesImage: String?
     var attachments: [FeedItem.Attachment] = []
     var itunesDuration: Double?
@@ -102,10 +101,11 @@ struct ItemBuilder {
         func read(_ raw: RawText?) -> String? { raw?.string(in: text) }
         let guid = read(guid.take())
         let atomID = read(atomID.take())
+        let resolvedID = resolvedID.take()
         // With no link at all, a permalink guid or an http(s) Atom id is the item's address (as feedparser reads it).
         let url =
-            alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take() ?? permaLink(guid)
-            ?? atomID.flatMap(Self.webAddress)
+            alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take()
+            ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.webAddress))
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
         item.language = language.take()
         let html: RawText?
@@ -139,10 +139,6 @@ struct ItemBuilder {
         if let updated, updated != item.datePublished { item.dateModified = updated }
         swap(&item.authors, &authors)
         swap(&item.tags, &tags)
-        if attachments.isEmpty {
-            for attachment in mediaAttachments { addAttachment(attachment) }
-        }
-        mediaAttachments.removeAll()
         swap(&item.attachments, &attachments)
         if let itunesDuration, let index = item.attachments.firstIndex(where: { $0.durationInSeconds == nil }) {
             item.attachments[index].durationInSeconds = itunesDuration
@@ -164,7 +160,8 @@ struct ItemBuilder {
         // Only http(s) and mailto links reach any output (a `javascript:` link is dropped, not shown).
         _ = item.removeUnsafeURLs()
         if let originalID, !originalID.isEmpty {
-            item.id = originalID
+            // A relative identifier is resolved as feedparser resolves it; `_tributary.guid` keeps it as written.
+            item.id = resolvedID ?? originalID
         } else {
             // The derived id may be made from the safe content: it goes into the item.
             if let safe = safeContentHTML.take() { item.contentHTML = String(decoding: safe, as: UTF8.self) }

@@ -146,10 +146,18 @@ public struct GoogleNewsSource: Source {
         let shaper = GoogleNewsItemShaper()
         let url = feedURL
         let validators = validatorMemory.validators(for: url)
-        let result: FeedReadResult
+        var read: FeedReadResult?
         do {
-            result = try await throttle.withPermit(for: url.host ?? "") {
-                try await reader.read(from: url, into: sink, shaping: { shaper.shape($0) }, validators: validators)
+            // The result is handed out through a variable, not as the closure's value: returned through the
+            // generic `withPermit`, the debug build of Swift 6.3 copied it to a bad address (a crash in every
+            // google-news test once `FeedReadResult` grew).
+            try await throttle.withPermit(for: url.host ?? "") {
+                read = try await reader.read(
+                    from: url,
+                    into: sink,
+                    shaping: { shaper.shape($0) },
+                    validators: validators
+                )
             }
         } catch let error as SourceError {
             try Task.checkCancellation()
@@ -157,6 +165,7 @@ public struct GoogleNewsSource: Source {
             return
         }
         try Task.checkCancellation()
+        guard let result = read else { return }
         await validatorMemory.finish(result, of: url, into: sink)
     }
 }

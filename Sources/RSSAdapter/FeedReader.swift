@@ -106,18 +106,23 @@ public struct FeedReader: Sendable {
             guard let hostLimiter else { return try await load() }
             do {
                 // The timeout counts from the start of the request, not from the start of the wait for a turn.
-                result = try await hostLimiter.withPermit(for: host) { try await load() }
+                result = try await hostLimiter.withPermit(for: host) {
+                    do {
+                        return try await load()
+                    } catch let error as SourceError {
+                        if case .throttled(_, _, let retryAfter) = error.reason {
+                            // The host asked for a pause: the other sources of the run keep to it too. Set while
+                            // the slot is still held, so that a source handed the slot next sees the pause.
+                            await hostLimiter.holdOff(host, for: retryAfter ?? Self.pauseAfterThrottling)
+                        }
+                        throw error
+                    }
+                }
             } catch let heldOff as HostLimiter.HeldOff {
                 throw SourceError(
                     sourceID: sourceID,
                     reason: .throttled(url: url.absoluteString, status: 429, retryAfter: heldOff.remaining)
                 )
-            } catch let error as SourceError {
-                if case .throttled(_, _, let retryAfter) = error.reason {
-                    // The host asked for a pause: the other sources of the run keep to it too.
-                    await hostLimiter.holdOff(host, for: retryAfter ?? Self.pauseAfterThrottling)
-                }
-                throw error
             }
         }
         logger.debug(

@@ -184,16 +184,9 @@ import TributaryCore
         #expect(episode11.datePublished == (try date("2026-11-12T14:00:00Z")))
         #expect(episode11.authors == [FeedItem.Author(name: "Jane Host", email: "jane@example.com")])
         #expect(episode11.image == "https://cdn.example.com/ct/ep11-thumb.jpg")
-        #expect(
-            episode11.attachments == [
-                FeedItem.Attachment(
-                    url: "https://cdn.example.com/ct/ep11.m4a",
-                    mimeType: "audio/x-m4a",
-                    sizeInBytes: 43_000_000,
-                    durationInSeconds: 2715
-                )
-            ]
-        )
+        // Its audio is a Media RSS `media:content`, not an `enclosure`: not an attachment (feedparser's enclosures
+        // are `enclosure` elements only).
+        #expect(episode11.attachments == [])
     }
 
     @Test func rdfFeedWithDublinCore() throws {

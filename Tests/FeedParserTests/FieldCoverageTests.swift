@@ -438,31 +438,28 @@ import TributaryCore
         try FixtureSupport.parse(Array(xml.utf8))
     }
 
-    /// feedparser's enclosures are `<enclosure>` and `link rel="enclosure"` only: a Media RSS image is the item's
-    /// image, not an attachment; Media RSS audio or video is an attachment only when there is no enclosure.
-    @Test func mediaContentIsAnAttachmentOnlyForAudioOrVideoWithoutAnEnclosure() throws {
+    /// feedparser's enclosures (JSON Feed's attachments) are `<enclosure>` and `link rel="enclosure"` only: a
+    /// Media RSS image is the item's image, and Media RSS audio or video is not an attachment.
+    @Test func mediaContentIsNeverAnAttachment() throws {
         let result = try Self.parse(
             """
             <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>
             <item><title>Image</title><media:content url="https://e.example/a.png" medium="image"/></item>
-            <item><title>Video</title><media:content url="https://e.example/v.mp4" type="video/mp4" fileSize="9"/>
-            <media:content url="https://e.example/p.swf" type="application/x-shockwave-flash"/></item>
+            <item><title>Video</title><media:content url="https://e.example/v.mp4" type="video/mp4" fileSize="9">
+            <media:title>Video title</media:title><media:keywords>a, b</media:keywords></media:content></item>
             <item><title>Both</title><enclosure url="https://e.example/e.mp3" type="audio/mpeg" length="5"/>
             <media:group><media:content url="https://e.example/e-high.mp4" type="video/mp4"/></media:group></item>
             </channel></rss>
             """
         )
-        #expect(
-            result.items.map { $0.attachments.map(\.url) } == [
-                [], ["https://e.example/v.mp4"], ["https://e.example/e.mp3"],
-            ]
-        )
+        #expect(result.items.map { $0.attachments.map(\.url) } == [[], [], ["https://e.example/e.mp3"]])
         #expect(result.items.first?.image == "https://e.example/a.png")
-        #expect(result.items[1].attachments.first?.sizeInBytes == 9)
+        // What a media:content says of the item is read: its keywords are tags.
+        #expect(result.items[1].tags == ["a", "b"])
     }
 
     /// An Atom entry (or feed) with no link has its http(s) id as its address; a `tag:` or `urn:` id is not a
-    /// link. Ids are kept as written.
+    /// link.
     @Test func anHTTPAtomIDIsTheAddressOfAnEntryWithoutALink() throws {
         let result = try Self.parse(
             """
@@ -473,7 +470,11 @@ import TributaryCore
             </feed>
             """
         )
-        #expect(result.items.map(\.url) == ["https://blog.example/post/1", nil, nil])
+        // A relative id is resolved against the feed's URL, as feedparser resolves it: the item's id and, with no
+        // link, its address; `_tributary.guid` keeps it as written.
+        let resolved = "https://feeds.example.com/path/post-3"
+        #expect(result.items.map(\.url) == ["https://blog.example/post/1", nil, resolved])
+        #expect(result.items.map(\.id) == ["https://blog.example/post/1", "tag:blog.example,2026:2", resolved])
         #expect(
             result.items.map(\.tributary?.guid) == ["https://blog.example/post/1", "tag:blog.example,2026:2", "post-3"]
         )

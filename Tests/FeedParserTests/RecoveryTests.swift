@@ -188,7 +188,10 @@ import TributaryCore
         )
         let result = try parseEverySplit(bytes)
         #expect(result.metadata?.title == "No namespace")
-        #expect(result.items.map(\.id) == ["right"])
+        // A relative Atom id is resolved against the feed's URL for the item's id (as feedparser does); the
+        // original stays in `_tributary.guid`.
+        #expect(result.items.map(\.id) == ["https://feeds.example.com/path/right"])
+        #expect(result.items.map(\.tributary?.guid) == ["right"])
         #expect(result.items.map(\.url) == ["http://example.com/e"])
     }
 }

@@ -56,7 +56,9 @@ import TributaryCore
             data: data,
             options: FeedParserOptions(baseURL: Self.baseURL, sourceID: "input")
         )
-        #expect(printed.map(\.id) == (0..<2_000).map { "story-\($0)" })
+        // Relative permalink guids, resolved against the base URL for the id (the guid stays as written).
+        #expect(printed.map(\.id) == (0..<2_000).map { "https://example.org/news/story-\($0)" })
+        #expect(printed.map { $0.tributary?.guid } == (0..<2_000).map { "story-\($0)" })
         #expect(printed.map(\.id) == parsed.items.map(\.id))
         // Items are built on either thread, batch by batch, as the threads keep pace: every field must be the same.
         #expect(printed.map(\.url) == parsed.items.map(\.url))

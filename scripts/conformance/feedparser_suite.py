@@ -289,10 +289,19 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         feed["subtitle_detail"] = _detail(doc["description"], "text/plain", language)
     if doc.get("icon"):
         feed["image"] = FeedParserDict(href=doc["icon"])
+    # An Atom feed's icon is the JSON Feed favicon, its logo the JSON Feed icon.
+    if doc.get("favicon"):
+        feed["icon"] = doc["favicon"]
+    if doc.get("icon") and (doc.get("_tributary") or {}).get("format", "").startswith("atom"):
+        if doc["icon"] != doc.get("favicon"):
+            feed["logo"] = doc["icon"]
     _authors(doc.get("authors"), feed)
     _dates(doc, feed)
     # What JSON Feed has no member for, parse writes in the feed's `_tributary` object.
     extension = doc.get("_tributary") or {}
+    if extension.get("published"):
+        feed["published"] = extension["published"]
+        feed["published_parsed"] = _parsed_date(extension["published"])
     if extension.get("updated"):
         feed["updated"] = extension["updated"]
         feed["updated_parsed"] = _parsed_date(extension["updated"])
@@ -351,8 +360,8 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
     language = item.get("language") or feed_language
     if item.get("language"):
         entry["language"] = item["language"]
-    if extension.get("guid"):  # the guid or Atom id as the feed wrote it; the JSON `id` may be derived
-        entry["id"] = extension["guid"]
+    if extension.get("guid"):  # the item has a guid or Atom id: its JSON `id` (resolved when relative)
+        entry["id"] = item.get("id") or extension["guid"]
     links = []
     if item.get("url"):
         entry["link"] = item["url"]

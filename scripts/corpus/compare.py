@@ -114,7 +114,8 @@ def ours(path: Path, binary: str) -> dict:
             {
                 "title": collapse(item.get("title")),
                 "link": trimmed(item.get("url")),
-                "id": trimmed(extension.get("guid")),
+                # The item's id is its guid or Atom id (resolved when relative); a derived id means it had none.
+                "id": trimmed(item.get("id")) if extension.get("guid") else None,
                 "date_published": seconds(item.get("date_published")),
                 "date_modified": seconds(item.get("date_modified")),
                 "author": collapse(((item.get("authors") or [{}])[0]).get("name")),
