@@ -343,8 +343,11 @@ extension FeedSAXHandler {
     /// The captured identifier (a guid, an Atom id) resolved against the base in effect, when it has no scheme and
     /// a web base makes it an http(s) URL; `nil` otherwise (most identifiers have a scheme: `tag:`, `urn:`, `https:`).
     func resolvedIdentifier() -> String? {
-        let value = trimmedText()
-        guard !value.isEmpty, !Self.hasScheme(value) else { return nil }
-        return ItemBuilder.webAddress(resolve(value, baseCount: captureBaseCount))
+        // Looked at in place first: most identifiers have a scheme, and then no `String` is made.
+        let bytes = text.bytes
+        guard let start = bytes.firstIndex(where: { $0 > 0x20 }),
+            !FeedText.hasScheme(UnsafeBufferPointer(rebasing: bytes[start...]))
+        else { return nil }
+        return ItemBuilder.webAddress(resolve(trimmedText(), baseCount: captureBaseCount))
     }
 }

@@ -29,8 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import feedparser  # noqa: E402
-from reference import _TextExtractor, collapse, plain_get, plain_title, rfc3339, trimmed  # noqa: E402
-import html  # noqa: E402
+from reference import collapse, entry_dates, plain_get, plain_title, trimmed  # noqa: E402
 import re  # noqa: E402
 
 BASE_URL = "http://127.0.0.1:8097/feeds/feed.xml"
@@ -38,12 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def html_text(value: str | None) -> str | None:
-    if not value:
-        return None
-    extractor = _TextExtractor()
-    extractor.feed(value)
-    extractor.close()
-    return collapse(html.unescape("".join(extractor.parts)))
+    """HTML as plain text, as reference.py makes an HTML title plain."""
+    return plain_title(value, {"type": "text/html"}) if value else None
 
 
 def theirs(path: Path) -> dict:
@@ -53,10 +48,7 @@ def theirs(path: Path) -> dict:
     feed = result.get("feed", {})
     entries = []
     for entry in result.get("entries", []):
-        published = rfc3339(plain_get(entry, "published_parsed"))
-        updated = rfc3339(plain_get(entry, "updated_parsed"))
-        created = rfc3339(plain_get(entry, "created_parsed"))
-        date_published = published or updated or created
+        date_published, date_modified, _ = entry_dates(entry)
         content = plain_get(entry, "content")
         if content:
             detail = content[0]
@@ -72,7 +64,7 @@ def theirs(path: Path) -> dict:
                 "link": trimmed(plain_get(entry, "link")),
                 "id": trimmed(plain_get(entry, "id")),
                 "date_published": date_published,
-                "date_modified": updated if updated and updated != date_published else None,
+                "date_modified": date_modified,
                 "author": collapse(author),
                 "content": body,
                 "enclosures": sorted(e.get("href") for e in (entry.get("enclosures") or []) if e.get("href")),

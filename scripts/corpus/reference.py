@@ -120,6 +120,17 @@ def plain_get(mapping, key):
     return dict.get(mapping, key)
 
 
+def entry_dates(entry) -> tuple[str | None, str | None, tuple[str | None, str | None, str | None]]:
+    """An entry's dates as Tributary keeps them: `date_published` is feedparser's published, else updated, else
+    created; `date_modified` is updated when it differs. Also the three raw values, for diagnosis."""
+    published = rfc3339(plain_get(entry, "published_parsed"))
+    updated = rfc3339(plain_get(entry, "updated_parsed"))
+    created = rfc3339(plain_get(entry, "created_parsed"))
+    date_published = published or updated or created
+    date_modified = updated if updated and updated != date_published else None
+    return date_published, date_modified, (published, updated, created)
+
+
 def record(path: Path) -> dict:
     data = path.read_bytes()
     headers = {k.decode().strip().lower(): v.decode().strip() for k, v in HEADER.findall(data)}
@@ -131,11 +142,7 @@ def record(path: Path) -> dict:
     feed = result.get("feed", {})
     entries = []
     for entry in result.get("entries", []):
-        published = rfc3339(plain_get(entry, "published_parsed"))
-        updated = rfc3339(plain_get(entry, "updated_parsed"))
-        created = rfc3339(plain_get(entry, "created_parsed"))
-        date_published = published or updated or created
-        date_modified = updated if updated and updated != date_published else None
+        date_published, date_modified, (published, updated, created) = entry_dates(entry)
         entries.append(
             {
                 "title": plain_title(plain_get(entry, "title"), plain_get(entry, "title_detail")),
