@@ -163,9 +163,8 @@ public struct FeedMetadata: Sendable, Equatable {
         if let block = itunes.block { tributary["itunes_block"] = .string(block) }
         if let explicit = itunes.explicit { tributary["itunes_explicit"] = .string(explicit) }
         if let publisher { tributary["publisher"] = Self.person(publisher) }
-        if links.count > 1 || links.contains(where: { $0.rel != "alternate" && $0.rel != "self" })
-            || TributaryExtension.Link.sayMoreThanAURL(links.filter { $0.rel == "alternate" })
-        {
+        // A feed's self link is its `feed_url`, as an item's alternate is its `url`.
+        if links.count > 1 || TributaryExtension.Link.sayMoreThanAURL(links.filter { $0.rel != "self" }) {
             tributary["links"] = .array(
                 links.map { link in
                     var object: [String: JSONValue] = ["rel": .string(link.rel), "url": .string(link.url)]

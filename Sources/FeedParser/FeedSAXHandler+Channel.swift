@@ -57,8 +57,7 @@ extension FeedSAXHandler {
             guard let href = attributes.value("href") ?? attributes.value("url") else { return }
             let resolved = resolve(href, baseCount: stack[depth].baseCount)
             if format == .atom10 || format == .atom03 {
-                let trimmed = Self.trimmed(rel)
-                channelLinks.append(Self.link(rel: trimmed.isEmpty ? "alternate" : trimmed, url: resolved, attributes))
+                channelLinks.append(Self.link(rel: Self.linkRel(attributes), url: resolved, attributes))
             }
             if rel == "self" {
                 channelFeedURL = channelFeedURL ?? resolved

@@ -43,7 +43,7 @@ extension FeedSAXHandler {
         case .atomLink:
             guard direct, let href = attributes.value("href") ?? attributes.value("url") else { return }
             let resolved = resolve(href, baseCount: baseCount)
-            let rel = attributes.value("rel").map { Self.trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "alternate"
+            let rel = Self.linkRel(attributes)
             // The usual link (an HTML alternate and nothing else) is kept without reading its attributes again.
             let plain =
                 rel == "alternate" && !attributes.has("title") && !attributes.has("hreflang")
@@ -322,6 +322,11 @@ extension FeedSAXHandler {
     /// decoded again (libxml2 decoded its references).
     static func attributeText(_ value: String) -> String {
         FeedText.plainText(Array(value.utf8), stripTags: false, decodeEntities: false)
+    }
+
+    /// An Atom `link`'s relation: its `rel` trimmed, `alternate` when it has none (RFC 4287 4.2.7.2).
+    static func linkRel(_ attributes: Attributes) -> String {
+        attributes.value("rel").map { trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "alternate"
     }
 
     /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its
