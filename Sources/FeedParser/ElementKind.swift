@@ -159,5 +159,5 @@ enum ElementKind: UInt8 {
     }
 
     /// `media:group` or `media:content`, whose Media RSS children describe the item.
-    var isMediaContainer: Bool { self == .mediaGroup || self == .mediaContent }
+    var isMediaContainer: Bool { self == .mediaGroup || self == .mediaContent || self == .enclosure }
 }

@@ -38,6 +38,7 @@ extension FeedSAXHandler {
                     resolve(Self.trimmed($0), baseCount: stack[depth].baseCount)
                 }
             }
+            if kind == .link { captureAttribute = attributes.value("href") }  // <link href="..."/>, Atom's form
             beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
         case .itunesName where parent == .itunesOwner, .itunesEmail where parent == .itunesOwner:
             beginCapture(kind, scope: .channel, depth: depth, type: .text)
@@ -88,8 +89,10 @@ extension FeedSAXHandler {
         case .dcTitle:
             if channelTitle == nil { channelTitle = plainTitle() }
         case .link:
-            let value = trimmedText()
-            if !value.isEmpty, channelLink == nil { channelLink = resolve(value, baseCount: captureBaseCount) }
+            // The last non-empty link wins, as in feedparser; `<link href="..."/>` counts as its href.
+            var value = trimmedText()
+            if value.isEmpty, let href = captureAttribute { value = Self.trimmed(href) }
+            if !value.isEmpty { channelLink = resolve(value, baseCount: captureBaseCount) }
         case .rights:
             if channelRights == nil {
                 channelRights = plainTitle()

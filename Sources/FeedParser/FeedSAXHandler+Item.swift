@@ -12,11 +12,11 @@ extension FeedSAXHandler {
         baseCount: Int
     ) {
         let direct = depth == itemDepth + 1
-        // Media RSS elements count directly in the item, in its media:group, or in one of its media:content.
+        // Media RSS elements count directly in the item, in its media:group, or in one of its media:content or
+        // enclosures (feeds put media:title inside the <enclosure> it describes).
         let inMedia =
             direct
-            || ((parent == .mediaGroup || parent == .mediaContent) && depth <= itemDepth + 3
-                && stack[itemDepth + 1].kind.isMediaContainer)
+            || (parent.isMediaContainer && depth <= itemDepth + 3 && stack[itemDepth + 1].kind.isMediaContainer)
         switch kind {
         case .item, .atomEntry:
             // The previous item was never closed (broken markup): keep it and start the next one.
@@ -34,6 +34,8 @@ extension FeedSAXHandler {
                 item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
             } else if kind == .source {
                 captureAttribute = attributes.value("url")
+            } else if kind == .link {
+                captureAttribute = attributes.value("href")  // <link href="..."/>, Atom's form in an RSS item
             }
             if kind == .atomContent, item.firstAtomLink == nil, let src = attributes.value("src") {
                 let resolved = resolve(src, baseCount: baseCount)
@@ -173,7 +175,13 @@ extension FeedSAXHandler {
         case .dcTitle:
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .link:
-            if item.link == nil { item.link = trimmedRawText(.url(RawText.LinkBase(base: urlBase(captureBaseCount)))) }
+            // The last non-empty link wins, as in feedparser; `<link href="..."/>` counts as its href.
+            let reading = RawText.Reading.url(RawText.LinkBase(base: urlBase(captureBaseCount)))
+            if let link = trimmedRawText(reading) {
+                item.link = link
+            } else if let href = captureAttribute, !Self.trimmed(href).isEmpty {
+                item.link = Array(href.utf8).withUnsafeBufferPointer { item.keep($0, as: reading) }
+            }
         case .description, .dcDescription, .itunesSummary:
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
@@ -196,7 +204,12 @@ extension FeedSAXHandler {
             case .xhtml: item.atomContentHTML = rawText(.trimmed)
             }
         case .atomSummary:
-            item.summary = rawText(.plainText(markup: captureType != .text))
+            // A summary written as HTML or XHTML keeps its markup: it is the content of an entry that has none.
+            switch captureType {
+            case .text, .base64: item.summary = rawText(.plainText(markup: false))
+            case .html: item.summaryHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
+            case .xhtml: item.summaryHTML = rawText(.trimmed)
+            }
         case .guid:
             // Kept as written in `_tributary.guid` (DESIGN.md section 3); a permalink guid without a scheme is also
             // resolved against the base, as feedparser resolves it, to be the item's id (and its address when it

@@ -30,7 +30,10 @@ struct ItemBuilder {
     var contentEncoded: RawText?
     var atomContentHTML: RawText?
     var atomContentText: RawText?
+    /// Atom `summary` written as text.
     var summary: RawText?
+    /// Atom `summary` written as HTML or XHTML: the content when the entry has no other, else its summary's text.
+    var summaryHTML: RawText?
     var published: Date?
     var dcDate: Date?
     var updated: Date?
@@ -108,14 +111,25 @@ struct ItemBuilder {
             ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.webAddress))
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
         item.language = language.take()
+        // The content is content:encoded, else Atom HTML content or RSS description, else (when the entry has no
+        // content at all) an HTML summary; a description or HTML summary beside the content is the summary's text.
         let html: RawText?
+        let summaryHTML = summaryHTML.take()
+        var summaryMarkup: RawText?
         if let contentEncoded = contentEncoded.take() {
             html = contentEncoded
-            if var description = read(description.take()), !description.isEmpty {
-                item.summary = description.withUTF8 { FeedText.plainText($0) }
-            }
+            summaryMarkup = description.take() ?? summaryHTML
+        } else if let content = atomContentHTML.take() ?? description.take() {
+            html = content
+            summaryMarkup = summaryHTML
+        } else if atomContentText == nil {
+            html = summaryHTML
         } else {
-            html = atomContentHTML.take() ?? description.take()
+            html = nil
+            summaryMarkup = summaryHTML
+        }
+        if var summary = read(summaryMarkup), !summary.isEmpty {
+            item.summary = summary.withUTF8 { FeedText.plainText($0) }
         }
         var safeContentHTML: [UInt8]?
         if let html {

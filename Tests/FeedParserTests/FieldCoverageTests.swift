@@ -506,6 +506,45 @@ import TributaryCore
         #expect(rss.items.first?.authors.map(\.name) == ["Ann"])
     }
 
+    /// An Atom entry whose only text is an HTML or XHTML summary keeps its markup as content (links resolved);
+    /// beside content, such a summary is the item's summary as text. A text summary stays text.
+    @Test func anHTMLSummaryIsTheContentOfAnEntryWithoutContent() throws {
+        let result = try Self.parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom">
+            <entry><title>A</title><summary type="html">Read &lt;b&gt;this&lt;/b&gt; &lt;a href="/x"&gt;now&lt;/a&gt;</summary></entry>
+            <entry><title>B</title><summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">S <b>b</b></div></summary>
+            <content type="html">C &lt;i&gt;i&lt;/i&gt;</content></entry>
+            <entry><title>C</title><summary>plain &lt;b&gt; text</summary></entry>
+            </feed>
+            """
+        )
+        #expect(result.items[0].contentHTML == #"Read <b>this</b> <a href="https://feeds.example.com/x">now</a>"#)
+        #expect(result.items[0].summary == nil)
+        #expect(result.items[1].contentHTML == "C <i>i</i>")
+        #expect(result.items[1].summary == "S b")
+        #expect(result.items[2].contentHTML == nil)
+        #expect(result.items[2].contentText == "plain <b> text")
+    }
+
+    /// Several RSS links: the last non-empty one wins, as in feedparser, and Atom's `<link href="..."/>` written
+    /// without the Atom namespace counts as a link. A media:title inside the enclosure it describes is read.
+    @Test func theLastRSSLinkWinsAndAnEnclosureCarriesMediaTitles() throws {
+        let result = try Self.parse(
+            """
+            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>
+            <link>https://a.example/</link><link>https://b.example/</link><link href="https://c.example/"/>
+            <item><link>https://a.example/1</link><link href="https://c.example/1"/><link></link></item>
+            <item><enclosure url="https://e.example/e.jpg" type="image/jpeg">
+            <media:title><![CDATA[ Enclosure title ]]></media:title></enclosure></item>
+            </channel></rss>
+            """
+        )
+        #expect(result.metadata?.link == "https://c.example/")
+        #expect(result.items.first?.url == "https://c.example/1")
+        #expect(result.items.last?.title == "Enclosure title")
+    }
+
     /// A module prefix used without its declaration is read as that module, as feedparser reads it.
     @Test func anUndeclaredModulePrefixIsReadAsTheModule() throws {
         let result = try Self.parse(
