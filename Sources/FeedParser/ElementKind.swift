@@ -22,9 +22,11 @@ enum ElementKind: UInt8 {
     // Modules.
     case contentEncoded, dcCreator, dcDate, dcSubject, dcLanguage, dcTitle, dcDescription
     case mediaContent, mediaThumbnail, mediaGroup, mediaTitle, mediaDescription
-    case itunesDuration, itunesImage, itunesAuthor, itunesSummary, itunesSubtitle, itunesCategory, itunesKeywords
+    case itunesDuration, itunesImage, itunesLink, itunesAuthor, itunesSummary, itunesSubtitle, itunesCategory,
+        itunesKeywords
     case mediaCategory, mediaKeywords
     case itunesBlock, itunesExplicit, itunesOwner, itunesName, itunesEmail, webMaster, dcPublisher
+    case wfwCommentRSS
 
     /// Classifies an element from its namespace URI and local name.
     ///
@@ -40,6 +42,8 @@ enum ElementKind: UInt8 {
         case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2",
             "http://backend.userland.com/rss", "http://blogs.law.harvard.edu/tech/rss",
             "http://purl.org/rss/1.0/modules/rss091#":
+            return rss(localName) ?? .other
+        case let other where other.hasPrefix("http://backend.userland.com/rss"):  // rss2.1, rss092...: Userland's
             return rss(localName) ?? .other
         case "http://www.w3.org/2005/atom", "http://purl.org/atom/ns#":
             return atom(localName) ?? .other
@@ -74,10 +78,13 @@ enum ElementKind: UInt8 {
             case "keywords": return .mediaKeywords
             default: return .other
             }
+        case "http://wellformedweb.org/commentapi/":
+            return localName == "commentrss" ? .wfwCommentRSS : .other
         case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":
             switch localName {
             case "duration": return .itunesDuration
             case "image": return .itunesImage
+            case "link": return .itunesLink
             case "author": return .itunesAuthor
             case "summary": return .itunesSummary
             case "subtitle": return .itunesSubtitle

@@ -77,16 +77,8 @@ public struct FeedMetadata: Sendable, Equatable {
     /// RSS `pubDate` of the channel (`_tributary.published`; ``updated`` falls back to it).
     public var published: Date?
 
-    /// iTunes podcast flags as written.
-    public struct ITunes: Sendable, Equatable {
-        public var block: String?
-        public var explicit: String?
-
-        public init(block: String? = nil, explicit: String? = nil) {
-            self.block = block
-            self.explicit = explicit
-        }
-    }
+    /// iTunes podcast flags as written (one home: ``TributaryExtension/ITunes``, which items carry too).
+    public typealias ITunes = TributaryExtension.ITunes
 
     /// Creates metadata for a feed of a format.
     public init(

@@ -73,7 +73,7 @@ extension FeedSAXHandler {
         case .atomName, .atomEmail, .atomURI:
             guard author != nil, parent == .atomAuthor || parent == .atomContributor else { return }
             beginCapture(kind, scope: .author, depth: depth, type: .text)
-        case .itunesImage where inChannel:
+        case .itunesImage where inChannel, .itunesLink where inChannel && attributes.has("rel", equalTo: "image"):
             if channelImage == nil, let href = attributes.value("href") ?? attributes.value("url") {
                 channelImage = resolve(href, baseCount: stack[depth].baseCount)
             }

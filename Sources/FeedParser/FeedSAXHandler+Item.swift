@@ -28,7 +28,7 @@ extension FeedSAXHandler {
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
-            .fullitem, .xhtmlBody, .rights, .itunesKeywords:
+            .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit:
             guard direct else { return }
             if kind == .guid {
                 item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
@@ -120,8 +120,11 @@ extension FeedSAXHandler {
             if item.thumbnail == nil, let url = attributes.value("url") {
                 item.thumbnail = resolve(url, baseCount: baseCount)
             }
-        case .itunesImage where direct:
-            if let href = attributes.value("href") { item.itunesImage = resolve(href, baseCount: baseCount) }
+        case .itunesImage where direct, .itunesLink where direct && attributes.has("rel", equalTo: "image"):
+            // `<itunes:image href>`, also written with `url`, and the older `<itunes:link rel="image" href>`.
+            if let href = attributes.value("href") ?? attributes.value("url") {
+                item.itunesImage = resolve(href, baseCount: baseCount)
+            }
         case .atomSource where direct:
             sourceDepth = depth
             origin = TributaryExtension.Origin()
@@ -242,6 +245,15 @@ extension FeedSAXHandler {
         case .language, .dcLanguage:
             let value = trimmedText()
             if !value.isEmpty { item.language = value }
+        case .comments, .wfwCommentRSS:
+            let value = trimmedText()
+            guard !value.isEmpty else { break }
+            let resolved = resolve(value, baseCount: captureBaseCount)
+            if kind == .comments { item.comments = resolved } else { item.commentsFeed = resolved }
+        case .itunesBlock:
+            item.itunes.block = item.itunes.block ?? String(decoding: text.bytes, as: UTF8.self)
+        case .itunesExplicit:
+            item.itunes.explicit = item.itunes.explicit ?? String(decoding: text.bytes, as: UTF8.self)
         case .mediaTitle:
             if item.mediaTitle == nil { item.mediaTitle = rawText(.plainText(markup: captureType != .text)) }
         case .source:

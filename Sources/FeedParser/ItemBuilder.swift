@@ -49,6 +49,11 @@ struct ItemBuilder {
     var origin: TributaryExtension.Origin?
     /// The entry's Atom links as written (``TributaryExtension/links``).
     var links: [TributaryExtension.Link] = []
+    /// RSS `comments` and `wfw:commentRss`, resolved.
+    var comments: String?
+    var commentsFeed: String?
+    /// The episode's iTunes `block` and `explicit` as written.
+    var itunes = TributaryExtension.ITunes()
 
     /// Creates an empty builder whose text can grow to `capacity` bytes before it is reallocated.
     init(textCapacity capacity: Int = 0) {
@@ -167,8 +172,12 @@ struct ItemBuilder {
             guid: originalID,
             rights: read(rights.take()).flatMap { $0.isEmpty ? nil : $0 },
             contributors: contributors,
-            links: TributaryExtension.Link.sayMoreThanAURL(links) ? links : []
+            links: TributaryExtension.Link.sayMoreThanAURL(links) ? links : [],
+            comments: comments.take(),
+            commentsFeed: commentsFeed.take(),
+            itunes: itunes
         )
+        itunes = TributaryExtension.ITunes()
         contributors.removeAll()
         links.removeAll(keepingCapacity: true)
         // Only http(s) and mailto links reach any output (a `javascript:` link is dropped, not shown).

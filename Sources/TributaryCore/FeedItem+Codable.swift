@@ -102,9 +102,12 @@ extension FeedItem: Codable {
 
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
-        case source, origin, related, guid, rights, contributors, links
+        case source, origin, related, guid, rights, contributors, links, comments
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
+        case commentsFeed = "comments_feed"
+        case itunesBlock = "itunes_block"
+        case itunesExplicit = "itunes_explicit"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -118,6 +121,12 @@ extension TributaryExtension: Codable {
         rights = try container.decodeIfPresent(String.self, forKey: .rights)
         contributors = try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? []
         links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
+        comments = try container.decodeIfPresent(String.self, forKey: .comments)
+        commentsFeed = try container.decodeIfPresent(String.self, forKey: .commentsFeed)
+        itunes = ITunes(
+            block: try container.decodeIfPresent(String.self, forKey: .itunesBlock),
+            explicit: try container.decodeIfPresent(String.self, forKey: .itunesExplicit)
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -131,6 +140,10 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(rights, forKey: .rights)
         if !contributors.isEmpty { try container.encode(contributors, forKey: .contributors) }
         if !links.isEmpty { try container.encode(links, forKey: .links) }
+        try container.encodeIfPresent(comments, forKey: .comments)
+        try container.encodeIfPresent(commentsFeed, forKey: .commentsFeed)
+        try container.encodeIfPresent(itunes.block, forKey: .itunesBlock)
+        try container.encodeIfPresent(itunes.explicit, forKey: .itunesExplicit)
     }
 }
 

@@ -2,7 +2,7 @@ public import Foundation
 
 extension FeedItem {
     /// Makes the item's relative URLs absolute against `base`: `url`, `external_url`, `image`, `banner_image`,
-    /// every attachment's `url` and every author's `url` and `avatar`. Absolute URLs, empty strings and strings
+    /// every attachment's `url`, every author's `url` and `avatar`, and `_tributary`'s links and comments. Absolute URLs, empty strings and strings
     /// that do not parse as URLs are left as they are.
     ///
     /// For adapters that read JSON Feed, whose items may hold URLs relative to the feed's `home_page_url`.
@@ -24,10 +24,12 @@ extension FeedItem {
             authors[index].url = resolve(authors[index].url)
             authors[index].avatar = resolve(authors[index].avatar)
         }
-        if var tributary, !tributary.links.isEmpty {
+        if var tributary, !tributary.links.isEmpty || tributary.comments != nil || tributary.commentsFeed != nil {
             for index in tributary.links.indices {
                 tributary.links[index].url = resolve(tributary.links[index].url) ?? tributary.links[index].url
             }
+            tributary.comments = resolve(tributary.comments)
+            tributary.commentsFeed = resolve(tributary.commentsFeed)
             self.tributary = tributary
         }
     }
@@ -91,6 +93,8 @@ extension FeedItem {
                 tributary.related[index].url = keep(tributary.related[index].url, "related url")
             }
             tributary.links = tributary.links.filter { keep($0.url, "link url") != nil }
+            tributary.comments = keep(tributary.comments, "comments")
+            tributary.commentsFeed = keep(tributary.commentsFeed, "comments_feed")
             self.tributary = tributary
         }
         return removed

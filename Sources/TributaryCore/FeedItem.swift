@@ -154,6 +154,24 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
     /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
     public var links: [Link]
+    /// The page of the item's comments (RSS `comments`) and their feed (`wfw:commentRss`), resolved.
+    public var comments: String?
+    public var commentsFeed: String?
+    /// A podcast episode's iTunes `block` and `explicit`, as written (`_tributary.itunes_block`,
+    /// `_tributary.itunes_explicit`, the names the feed header uses).
+    public var itunes: ITunes
+
+    /// iTunes podcast flags exactly as written (`yes`, `clean`, `true`...): their meaning has changed over the
+    /// years, so they are passed on, not interpreted.
+    public struct ITunes: Hashable, Sendable {
+        public var block: String?
+        public var explicit: String?
+
+        public init(block: String? = nil, explicit: String? = nil) {
+            self.block = block
+            self.explicit = explicit
+        }
+    }
 
     public init(
         source: SourceID? = nil,
@@ -164,9 +182,15 @@ public struct TributaryExtension: Hashable, Sendable {
         alsoIn: [ItemReference] = [],
         rights: String? = nil,
         contributors: [FeedItem.Author] = [],
-        links: [Link] = []
+        links: [Link] = [],
+        comments: String? = nil,
+        commentsFeed: String? = nil,
+        itunes: ITunes = ITunes()
     ) {
         self.links = links
+        self.comments = comments
+        self.commentsFeed = commentsFeed
+        self.itunes = itunes
         self.rights = rights
         self.contributors = contributors
         self.source = source

@@ -270,6 +270,10 @@ public struct JSONFeedWriter: Sendable {
             }
             buffer.append(0x5D)
         }
+        optional("comments", value.comments, into: &buffer, first: &first)
+        optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
+        optional("itunes_block", value.itunes.block, into: &buffer, first: &first)
+        optional("itunes_explicit", value.itunes.explicit, into: &buffer, first: &first)
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)
             date(firstSeen, into: &buffer)

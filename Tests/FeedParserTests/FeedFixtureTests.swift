@@ -217,7 +217,7 @@ import TributaryCore
         let rss091 = try FixtureSupport.parseFixture("rss091-doctype-html-entities.xml")
         #expect(rss091.metadata?.format == .rss091)
         #expect(rss091.metadata?.authors == [FeedItem.Author(name: "Dan Editor", email: "dmwmaster@writetheweb.com")])
-        #expect(rss091.items[0].title == "Giving the world a pluggable Gnutella — café")
+        #expect(rss091.items[0].title == "Giving the world a pluggable Gnutella\u{A0}— café")
         #expect(rss091.items[0].contentHTML?.hasSuffix("Gnutella…") == true)
 
         let rss092 = try FixtureSupport.parseFixture("rss092-relative-links-no-guid.xml")

@@ -545,6 +545,52 @@ import TributaryCore
         #expect(result.items.last?.title == "Enclosure title")
     }
 
+    /// An item's comments page and comments feed are kept resolved; a podcast episode's iTunes flags as written;
+    /// its iTunes image also when written with `url` or as `<itunes:link rel="image">`.
+    @Test func commentsAndEpisodeITunesFieldsAreRead() throws {
+        let result = try Self.parse(
+            """
+            <rss version="2.0" xmlns:wfw="http://wellformedweb.org/CommentAPI/"
+              xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+            <itunes:link rel="image" href="https://p.example/show.jpg"/>
+            <item><title>A</title><comments>/a#comments</comments><wfw:commentRss>/a/feed</wfw:commentRss>
+            <itunes:explicit>clean</itunes:explicit><itunes:block> Yes </itunes:block>
+            <itunes:image url="https://p.example/a.jpg"/></item>
+            <item><title>B</title><itunes:link rel="image" href="https://p.example/b.jpg"/></item>
+            </channel></rss>
+            """
+        )
+        let first = try #require(result.items.first?.tributary)
+        #expect(first.comments == "https://feeds.example.com/a#comments")
+        #expect(first.commentsFeed == "https://feeds.example.com/a/feed")
+        #expect(first.itunes == TributaryExtension.ITunes(block: " Yes ", explicit: "clean"))
+        #expect(result.items.map(\.image) == ["https://p.example/a.jpg", "https://p.example/b.jpg"])
+        #expect(result.items.last?.tributary?.itunes == TributaryExtension.ITunes())
+        #expect(result.metadata?.image == "https://p.example/show.jpg")
+    }
+
+    /// Userland's RSS namespaces (`rss2`, `rss2.1`...) are RSS, however the version is spelled.
+    @Test func anyUserlandRSSNamespaceIsRSS() throws {
+        let result = try Self.parse(
+            """
+            <rss xmlns="http://backend.userland.com/rss2.1"><channel><description>D</description>
+            <item><title>T</title></item></channel></rss>
+            """
+        )
+        #expect(result.metadata?.description == "D")
+        #expect(result.items.map(\.title) == ["T"])
+    }
+
+    /// A no-break space is a character of the title, not white space to fold; it is trimmed at the ends.
+    @Test func noBreakSpacesAreKept() throws {
+        let result = try Self.parse(
+            "<rss><channel><title>&#160;testing &#160; entity</title><item><title>Bonjour&#160;!</title></item>"
+                + "</channel></rss>"
+        )
+        #expect(result.metadata?.title == "testing \u{A0} entity")
+        #expect(result.items.first?.title == "Bonjour\u{A0}!")
+    }
+
     /// A module prefix used without its declaration is read as that module, as feedparser reads it.
     @Test func anUndeclaredModulePrefixIsReadAsTheModule() throws {
         let result = try Self.parse(

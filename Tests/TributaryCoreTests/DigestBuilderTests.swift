@@ -180,7 +180,7 @@ import TributaryCore
             FeedItem(id: "4", title: "Same words", summary: "Same \n words"),
         ]
         let entries = try Self.builder().build(items: items, statuses: []).entries
-        #expect(entries.map(\.summary) == ["summary", "text", "Fish & chips — hot 日本", nil])
+        #expect(entries.map(\.summary) == ["summary", "text", "Fish & chips\u{A0}— hot 日本", nil])
     }
 
     @Test func keepsTextThatOnlyLooksLikeMarkupAndDecodesReferencesOnce() throws {

@@ -4,7 +4,9 @@ import TributaryCore
 @Suite struct FeedTextTests {
     @Test(arguments: [
         ("  Hello,\n\tworld  ", "Hello, world"), ("<b>Bold</b> &amp; <i>italic</i>", "Bold & italic"),
-        ("a < b &lt; c", "a < b < c"), ("caf&eacute; &#233; &#xE9;", "café é é"), ("x&nbsp;&nbsp;y", "x y"),
+        ("a < b &lt; c", "a < b < c"), ("caf&eacute; &#233; &#xE9;", "café é é"), ("x&nbsp;&nbsp;y", "x\u{A0}\u{A0}y"),
+        // A no-break space is a character (French `Bonjour&nbsp;!`), trimmed only at either end.
+        ("&#160; Bonjour&nbsp;! &nbsp;", "Bonjour\u{A0}!"), ("testing &#160; entity", "testing \u{A0} entity"),
         ("<p>one</p><p>two</p>", "one two"), ("<script>alert(1)</script>shown", "shown"),
         ("&bogus; &amp", "&bogus; &amp"), ("<a href=\"x>y\">link</a>", "link"), ("plain", "plain"), ("", ""),
         ("x<3", "x<3"), ("<b>Bo</b>ld<br>next</p><p>para", "Bold next para"), ("<a href=\"/x\">link</a>ed", "linked"),
@@ -30,7 +32,8 @@ import TributaryCore
 
     @Test func collapsingWhitespaceChangesNothingElse() {
         #expect(
-            FeedText.collapseWhitespace("  <script> considered\u{00A0} harmful\r\n") == "<script> considered harmful"
+            FeedText.collapseWhitespace("  <script> considered\u{00A0} harmful\r\n")
+                == "<script> considered\u{00A0} harmful"
         )
         // The parser's rule: an ideographic space is part of a Japanese title, not white space to fold.
         #expect(FeedText.collapseWhitespace("旅行記\u{3000}京都編") == "旅行記\u{3000}京都編")

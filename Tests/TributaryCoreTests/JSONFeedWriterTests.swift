@@ -50,7 +50,13 @@ import TributaryCore
                 related: [TributaryExtension.RelatedLink(title: text, url: "https://r.example.com", publisher: "P")],
                 guid: "guid \(text)",
                 firstSeen: Date(timeIntervalSince1970: 1_795_000_001),
-                alsoIn: [TributaryExtension.ItemReference(source: "other", id: "x", url: "https://o.example.com")]
+                alsoIn: [TributaryExtension.ItemReference(source: "other", id: "x", url: "https://o.example.com")],
+                rights: "rights \(text)",
+                contributors: [FeedItem.Author(name: text, email: "c@example.com")],
+                links: [TributaryExtension.Link(rel: "related", url: "https://l.example.com", title: text)],
+                comments: "https://blog.example.com/\(index)#comments",
+                commentsFeed: "https://blog.example.com/\(index)/feed",
+                itunes: TributaryExtension.ITunes(block: "no", explicit: " \(text) ")
             ),
             extensions: [
                 "_podcast": .object(["episode": .number(12), "explicit": .bool(false), "n": .null, "s": .string(text)]),

@@ -321,11 +321,7 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         feed["contributors"] = _people(extension["contributors"])
     # iTunes flags as written, read with feedparser's rules: block is 1 only for "yes"; explicit is True for
     # "yes", False for "clean" and None for anything else.
-    if extension.get("itunes_block") is not None:
-        feed["itunes_block"] = 1 if extension["itunes_block"] == "yes" else 0
-    if extension.get("itunes_explicit") is not None:
-        value = extension["itunes_explicit"]
-        feed["itunes_explicit"] = True if value == "yes" else False if value == "clean" else None
+    _itunes_flags(extension, feed)
     if extension.get("publisher"):
         detail = _people([extension["publisher"]])
         if detail:
@@ -351,6 +347,16 @@ VERSIONS = {
     "atom-0.3": "atom03",
     "atom-1.0": "atom10",
 }
+
+
+def _itunes_flags(extension: dict[str, Any], target: FeedParserDict) -> None:
+    """feedparser's `itunes_block` (1 for exactly `yes`, else 0) and `itunes_explicit` (True for exactly `yes`,
+    False for `clean`, else None), its own reading of the values `_tributary` passes on as written."""
+    if extension.get("itunes_block") is not None:
+        target["itunes_block"] = 1 if extension["itunes_block"] == "yes" else 0
+    if extension.get("itunes_explicit") is not None:
+        value = extension["itunes_explicit"]
+        target["itunes_explicit"] = True if value == "yes" else False if value == "clean" else None
 
 
 def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDict:
@@ -414,6 +420,11 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
         entry["image"] = FeedParserDict(href=item["image"])
     if extension.get("contributors"):
         entry["contributors"] = _people(extension["contributors"])
+    if extension.get("comments"):
+        entry["comments"] = extension["comments"]
+    if extension.get("comments_feed"):
+        entry["wfw_commentrss"] = extension["comments_feed"]
+    _itunes_flags(extension, entry)
     if extension.get("rights"):
         entry["rights"] = extension["rights"]
         entry["rights_detail"] = _detail(extension["rights"], "text/plain", language)

@@ -30,6 +30,11 @@ public enum FeedText {
             pendingSpace = false
             output.append(byte)
         }
+        func appendNoBreakSpace() {
+            guard !output.isEmpty else { return }
+            append(0xC2)
+            output.append(0xA0)
+        }
         var index = 0
         let count = bytes.count
         while index < count {
@@ -38,7 +43,9 @@ public enum FeedText {
                 pendingSpace = true
                 index += 1
             } else if byte == 0xC2, index + 1 < count, bytes[index + 1] == 0xA0 {
-                pendingSpace = true  // U+00A0 NO-BREAK SPACE, from &nbsp; or &#160;
+                // U+00A0 NO-BREAK SPACE is a character, not white space to fold (HTML keeps it; French writes
+                // `Bonjour\u{A0}!`); only at either end is it trimmed, as feedparser trims it.
+                appendNoBreakSpace()
                 index += 2
             } else if stripTags, byte == 0x3C, let end = commentEnd(bytes, from: index) {
                 index = end
@@ -54,8 +61,10 @@ public enum FeedText {
                 }
                 if name != "" && !inlineTags.contains(name) { pendingSpace = true }
             } else if decodeEntities, byte == 0x26, let (scalar, next) = entity(bytes, at: index) {
-                if scalar == 0xA0 || scalar == 0x20 {
+                if scalar == 0x20 {
                     pendingSpace = true
+                } else if scalar == 0xA0 {
+                    appendNoBreakSpace()
                 } else {
                     var encoded: [UInt8] = []
                     appendUTF8(scalar, to: &encoded)
@@ -67,6 +76,11 @@ public enum FeedText {
                 index += 1
             }
         }
+        // No-break spaces (and the spaces between them) at the end are trimmed like white space.
+        while output.count >= 2, output[output.count - 2] == 0xC2, output[output.count - 1] == 0xA0 {
+            output.removeLast(2)
+            while output.last == 0x20 { output.removeLast() }
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -76,8 +90,8 @@ public enum FeedText {
         return copy.withUTF8 { plainText($0, stripTags: stripTags, decodeEntities: decodeEntities) }
     }
 
-    /// Text that is already plain with every run of white space (spaces, tabs, line breaks, no-break spaces) made
-    /// one space, and both ends trimmed: the same white space rule as ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``,
+    /// Text that is already plain with every run of white space (spaces, tabs, line breaks) made one space, and
+    /// both ends trimmed (of no-break spaces as well): the same white space rule as ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``,
     /// so that text the parser made plain passes unchanged (an ideographic space U+3000 in a Japanese title is a
     /// character of the title, not white space to fold). Nothing else changes: `<` and `&` stay as written.
     public static func collapseWhitespace(_ text: String) -> String {
