@@ -33,6 +33,8 @@ enum EncodingSniffer {
         // UTF-32 (libxml2 does not find it on its own) and UTF-16 without a byte order mark (which the Japanese
         // detection would otherwise misread) are told by where the zero bytes of the first `<` fall.
         if let bom, bom.name.hasPrefix("UTF-32") { return (bom.name, bom.length, []) }
+        // EBCDIC (XML 1.0 appendix F: `<?xm` as 4C 6F A7 94) names its code page in its own declaration.
+        if bom == nil, isEBCDIC(prefix) { return (ebcdicEncoding(prefix), 0, []) }
         if bom == nil, let wide = undeclaredWide(prefix) { return (wide, 0, []) }
         var warnings: [SourceWarning] = []
         var httpCharset = httpCharset
@@ -62,6 +64,7 @@ enum EncodingSniffer {
             return ("UTF-8", 0, [warning])
         }
         guard let http = sent else {
+            if bom == nil, let declared, let choice = unreadableDeclaration(declared, prefix: prefix) { return choice }
             // As browsers do (WHATWG Encoding), ISO-8859-1 and its other labels are read as the superset
             // windows-1252: feeds that say Latin-1 routinely contain curly quotes and euro signs in 0x80-0x9F.
             if bom == nil, let declared, let superset = browserSuperset(of: declared) { return (superset, 0, []) }
@@ -83,7 +86,11 @@ enum EncodingSniffer {
         }
         guard isKnown(http) else {
             let message = "the HTTP charset '\(http)' is unknown; using \(declared ?? "UTF-8") instead"
-            return (nil, 0, [SourceWarning(message, location: "encoding")])
+            let warning = SourceWarning(message, location: "encoding")
+            if let declared, let choice = unreadableDeclaration(declared, prefix: prefix) {
+                return (choice.encoding, choice.skip, [warning] + choice.warnings)
+            }
+            return (nil, 0, [warning])
         }
         if let declared {
             if normalized(declared) != normalized(http) {
@@ -247,6 +254,51 @@ enum EncodingSniffer {
             return isKnown("GB18030") ? "GB18030" : nil
         default: return nil
         }
+    }
+
+    /// What to do with a declared encoding libxml2 cannot read as written, `nil` when it can:
+    /// - a code page named by its number (`437`, `850`, `866`: not an XML encoding name, which starts with a
+    ///   letter, so libxml2 stops reading the declaration there) is forced as `CP437`..., the declaration skipped;
+    /// - a name iconv knows by another spelling (`maclatin2` is `MAC-CENTRALEUROPE`) is forced under that one;
+    /// - any other unknown name is read as UTF-8 (invalid bytes repaired as windows-1252) with a warning, instead of
+    ///   losing the whole feed.
+    static func unreadableDeclaration(
+        _ declared: String,
+        prefix: [UInt8]
+    ) -> (encoding: String?, skip: Int, warnings: [SourceWarning])? {
+        if let first = declared.unicodeScalars.first, ("0"..."9").contains(first), isKnown("CP" + declared),
+            let end = firstIndex(of: Array("?>".utf8), in: Array(prefix.prefix(1024)))
+        {
+            return ("CP" + declared, end + 2, [])
+        }
+        guard !isKnown(declared) else { return nil }
+        if let alias = iconvAliases[normalized(declared)], isKnown(alias) { return (alias, 0, []) }
+        let message =
+            "the declared encoding '\(declared)' is not one Tributary can read; read as UTF-8 (bytes that are not "
+            + "UTF-8 as windows-1252); declare the real encoding in the feed"
+        return ("UTF-8", 0, [SourceWarning(message, location: "encoding")])
+    }
+
+    /// Encodings feeds name under labels iconv does not know, by their normalized label.
+    private static let iconvAliases: [String: String] = [
+        "maclatin2": "MAC-CENTRALEUROPE", "maccentraleurope": "MAC-CENTRALEUROPE", "xmacce": "MAC-CENTRALEUROPE",
+        "maciceland": "MAC-IS", "macroman": "MACINTOSH", "xmacroman": "MACINTOSH", "maccyrillic": "MAC-CYRILLIC",
+        "xmaccyrillic": "MAC-CYRILLIC", "macukraine": "MACUKRAINIAN",
+    ]
+
+    /// Whether the document starts with `<?xm` in EBCDIC (XML 1.0 appendix F).
+    static func isEBCDIC(_ prefix: [UInt8]) -> Bool {
+        prefix.starts(with: [0x4C, 0x6F, 0xA7, 0x94])
+    }
+
+    /// The code page an EBCDIC document declares, read through IBM037 (whose letters, digits and punctuation of
+    /// a declaration every EBCDIC code page shares), as iconv names it; IBM037 when it names none iconv reads.
+    static func ebcdicEncoding(_ prefix: [UInt8]) -> String {
+        guard let ibm037 = SingleByteTranscoder(encoding: "IBM037"),
+            let declared = declaredEncoding(ibm037.utf8(prefix.prefix(256)))
+        else { return "IBM037" }
+        let candidates = [declared, declared.replacingOccurrences(of: "_", with: "-")]
+        return candidates.first { SingleByteTranscoder(encoding: $0) != nil } ?? "IBM037"
     }
 
     /// Whether libxml2 (through iconv) can decode an encoding.

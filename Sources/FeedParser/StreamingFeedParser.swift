@@ -40,6 +40,8 @@ public final class StreamingFeedParser {
     private var sanitizer: UTF8Sanitizer?
     /// Set for a UTF-16 or UTF-32 document, which is turned into UTF-8 before the guards and libxml2 see it.
     private var transcoder: WideTextTranscoder?
+    /// Set for an EBCDIC document, turned into UTF-8 like a wide one.
+    private var singleByte: SingleByteTranscoder?
     private var repairReported = false
 
     /// Creates a parser for one document.
@@ -212,6 +214,13 @@ public final class StreamingFeedParser {
             self.transcoder = transcoder
             encoding = "UTF-8"
         }
+        if wideForm == nil, EncodingSniffer.isEBCDIC(initial), let name = choice.encoding,
+            let single = SingleByteTranscoder(encoding: name)
+        {
+            body = single.utf8(body)[...]
+            singleByte = single
+            encoding = "UTF-8"
+        }
         // In an ASCII-compatible document a NUL byte is a NUL character, which XML forbids and libxml2 stops at.
         asciiCompatible = !wide || transcoder != nil
         if transcoder == nil, EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
@@ -246,6 +255,10 @@ public final class StreamingFeedParser {
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        if let singleByte {
+            try singleByte.process(bytes) { try feedChunks($0) }
+            return
+        }
         if transcoder != nil {
             try transcoder?.process(bytes) { try feedChunks($0) }
             return

@@ -223,4 +223,39 @@ import TributaryCore
         #expect(result.warnings.count == 1)
         #expect(result.warnings.first?.message.contains("'utf-7' is not ASCII-compatible") == true)
     }
+
+    /// An EBCDIC document (IBM500 here, declaration and all) is read in the code page it declares, through the same
+    /// guards as any other; a code page named by its number (`437`, not an XML encoding name) is read too, without
+    /// a warning, and keeps every item.
+    @Test(arguments: ["encoding-ebcdic-cp500.xml", "encoding-code-page-437-by-number.xml"])
+    func ebcdicAndNumberedCodePagesAreRead(_ fixture: String) throws {
+        let result = try FixtureSupport.parseFixture(fixture)
+        #expect(result.metadata?.title == "Café crème")
+        #expect(result.items.map(\.title) == ["Über naïve façades"])
+        #expect(result.items.first?.url == "https://example.com/1")
+        #expect(result.warnings.isEmpty)
+    }
+
+    /// A declared encoding nobody can read loses nothing: the document is read as UTF-8 with a warning that names
+    /// the label, instead of failing the whole feed; a Mac label iconv spells differently is read under its name.
+    @Test func anUnknownDeclaredEncodingIsReadAsUTF8WithAWarning() throws {
+        let unknown = try FixtureSupport.parse(
+            Array("<?xml version=\"1.0\" encoding=\"x-no-such-charset\"?><rss><channel><title>Café</title>".utf8)
+                + Array("<item><title>Ça</title></item></channel></rss>".utf8)
+        )
+        #expect(unknown.metadata?.title == "Café")
+        #expect(unknown.items.map(\.title) == ["Ça"])
+        #expect(
+            unknown.warnings.map(\.message).contains {
+                $0.contains("'x-no-such-charset' is not one Tributary can read")
+            }
+        )
+        // é in MacCentralEurope is 0x8E.
+        let mac = try FixtureSupport.parse(
+            Array("<?xml version=\"1.0\" encoding=\"maclatin2\"?><rss><channel><title>Caf".utf8) + [0x8E]
+                + Array("</title></channel></rss>".utf8)
+        )
+        #expect(mac.metadata?.title == "Café")
+        #expect(mac.warnings.isEmpty)
+    }
 }

@@ -19,6 +19,9 @@ FIXTURES = [
     ("encoding-utf-16be-bom.xml", "UTF-16", "utf-16-be", LATIN),
     ("encoding-utf-8-bom.xml", "UTF-8", "utf-8", JAPANESE),
     ("encoding-http-charset-contradicts-declaration.xml", "ISO-8859-1", "cp1252", LATIN),
+    # EBCDIC (the whole document, declaration included, in IBM500) and a code page named by its number only.
+    ("encoding-ebcdic-cp500.xml", "cp500", "cp500", dict(LATIN, item="Über naïve façades")),
+    ("encoding-code-page-437-by-number.xml", "437", "cp437", dict(LATIN, item="Über naïve façades")),
 ]
 
 for name, declared, codec, text in FIXTURES:
