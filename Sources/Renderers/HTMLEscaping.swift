@@ -5,20 +5,26 @@ public enum HTMLEscaping {
     /// escape sequences and control characters are removed (they are not allowed in HTML; line breaks and tabs
     /// become spaces).
     public static func text(_ text: String) -> String {
-        var result = ""
+        var result: [UInt8] = []
         let cleaned = ControlCharacters.removing(from: text)
         result.reserveCapacity(cleaned.utf8.count)
-        for character in cleaned {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
+        appendEscaped(cleaned, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends text already free of control characters (the template context's), escaped as ``text(_:)``
+    /// escapes it, as UTF-8.
+    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: output.append(contentsOf: "&amp;".utf8)
+            case 0x3C: output.append(contentsOf: "&lt;".utf8)
+            case 0x3E: output.append(contentsOf: "&gt;".utf8)
+            case 0x22: output.append(contentsOf: "&quot;".utf8)
+            case 0x27: output.append(contentsOf: "&#39;".utf8)
+            default: output.append(byte)
             }
         }
-        return result
     }
 
     /// The text escaped for a quoted attribute value; the same escaping as ``text(_:)``, which covers both quote

@@ -1,5 +1,4 @@
 public import Foundation
-import Mustache
 public import TributaryCore
 
 /// A Mustache template for the HTML digest, checked against the digest's keys when it is loaded.
@@ -12,7 +11,7 @@ public import TributaryCore
 public struct HTMLTemplate: Sendable {
     /// How messages name the template: the path as the user gave it.
     public let file: String
-    private let mustache: MustacheTemplate
+    private let engine: MustacheEngine
 
     /// Parses and checks a template.
     /// - Parameters:
@@ -23,18 +22,16 @@ public struct HTMLTemplate: Sendable {
     public init(text: String, file: String) throws(RenderError) {
         try TemplateChecker(file: file).check(text)
         do {
-            mustache = try MustacheTemplate(string: text)
-        } catch let error as MustacheTemplate.ParserError {
+            engine = try MustacheEngine(text)
+        } catch {
             throw RenderError(
                 format: .html,
                 reason: .template(
                     file: file,
-                    line: error.context.lineNumber,
-                    detail: "not a valid Mustache template (\(error.error)) at column \(error.context.columnNumber)"
+                    line: error.line,
+                    detail: "not a valid Mustache template: \(error.detail)"
                 )
             )
-        } catch {
-            throw RenderError(format: .html, reason: .template(file: file, line: nil, detail: "\(error)"))
         }
         self.file = file
     }
@@ -84,7 +81,7 @@ public struct HTMLTemplate: Sendable {
 
     /// Draws `digest` through the template.
     public func render(_ digest: Digest) -> String {
-        mustache.render(HTMLTemplateContext.make(for: digest))
+        engine.render(HTMLTemplateContext.make(for: digest))
     }
 
     // MARK: - Private

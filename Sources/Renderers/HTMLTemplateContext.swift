@@ -41,60 +41,61 @@ enum HTMLTemplateContext {
         "failedSourceCount": .number, "hasFailedSources": .flag, "days": .list(dayKeys), "sources": .list(sourceKeys),
     ]
 
-    /// The context for `digest`: dictionaries, arrays, strings, integers and booleans only.
-    static func make(for digest: Digest) -> [String: Any] {
+    /// The context for `digest`: objects, lists, strings, integers and booleans only.
+    static func make(for digest: Digest) -> TemplateData {
         let failed = digest.failedSources.count
-        return [
+        return .object([
             "title": text(digest.title),
-            "language": isLanguageTag(digest.language) ? digest.language : "en",
+            "language": .text(isLanguageTag(digest.language) ? digest.language : "en"),
             "generatedAt": text(digest.generatedAtText),
             "generatedAtISO": text(digest.generatedAtISO),
             "timeZone": text(digest.timeZoneIdentifier),
-            "itemCount": digest.itemCount,
-            "itemCountText": counted(digest.itemCount, "item"),
-            "hasItems": digest.itemCount > 0,
-            "newItemCount": digest.newItemCount,
-            "hasNewItems": digest.newItemCount > 0,
-            "sourceCount": digest.sources.count,
-            "sourceCountText": counted(digest.sources.count, "source"),
-            "hasSources": !digest.sources.isEmpty,
-            "failedSourceCount": failed,
-            "hasFailedSources": failed > 0,
-            "days": digest.days.map { day(for: $0, digestLanguage: digest.language) },
-            "sources": digest.sources.map(source(for:)),
-        ]
+            "itemCount": .number(digest.itemCount),
+            "itemCountText": .text(counted(digest.itemCount, "item")),
+            "hasItems": .flag(digest.itemCount > 0),
+            "newItemCount": .number(digest.newItemCount),
+            "hasNewItems": .flag(digest.newItemCount > 0),
+            "sourceCount": .number(digest.sources.count),
+            "sourceCountText": .text(counted(digest.sources.count, "source")),
+            "hasSources": .flag(!digest.sources.isEmpty),
+            "failedSourceCount": .number(failed),
+            "hasFailedSources": .flag(failed > 0),
+            "days": .list(digest.days.map { day(for: $0, digestLanguage: digest.language) }),
+            "sources": .list(digest.sources.map(source(for:))),
+        ])
     }
 
     // MARK: - Private
 
-    private static func day(for day: Digest.Day, digestLanguage: String) -> [String: Any] {
-        [
+    private static func day(for day: Digest.Day, digestLanguage: String) -> TemplateData {
+        .object([
             "id": text(day.id),
             "anchor": text("day-" + day.id),
             "heading": text(day.heading),
-            "itemCount": day.entries.count,
-            "entries": day.entries.map { entry(for: $0, digestLanguage: digestLanguage) },
-        ]
+            "itemCount": .number(day.entries.count),
+            "entries": .list(day.entries.map { entry(for: $0, digestLanguage: digestLanguage) }),
+        ])
     }
 
-    private static func entry(for entry: Digest.Entry, digestLanguage: String) -> [String: Any] {
-        var values: [String: Any] = [
+    private static func entry(for entry: Digest.Entry, digestLanguage: String) -> TemplateData {
+        var values: [String: TemplateData] = [
             "id": text(entry.item.id),
             "title": text(entry.title),
-            "isNew": entry.isNew,
+            "isNew": .flag(entry.isNew),
             "publisher": optional(entry.publisher),
             "source": text(entry.sourceTitle),
             "sourceID": text(entry.sourceID.rawValue),
             "summary": optional(entry.summary),
-            "tags": entry.tags.map(text),
-            "hasTags": !entry.tags.isEmpty,
-            "related": entry.related.map(related(for:)),
-            "hasRelated": !entry.related.isEmpty,
+            "tags": .list(entry.tags.map(text)),
+            "hasTags": .flag(!entry.tags.isEmpty),
+            "related": .list(entry.related.map(related(for:))),
+            "hasRelated": .flag(!entry.related.isEmpty),
             "alsoIn": optional(entry.alsoIn.isEmpty ? nil : entry.alsoIn.map(\.rawValue).joined(separator: ", ")),
-            "time": false,
-            "dateISO": false,
-            "language": false,
+            "time": .flag(false),
+            "dateISO": .flag(false),
+            "language": .flag(false),
         ]
+        values.reserveCapacity(20)
         link(entry.url, into: &values)
         if let timeText = entry.timeText, let dateISO = entry.dateISO {
             values["time"] = text(timeText)
@@ -102,52 +103,52 @@ enum HTMLTemplateContext {
         }
         // The item's own language lets browsers pick the right glyphs (Japanese and Chinese share code points).
         if let language = entry.item.language, language != digestLanguage, isLanguageTag(language) {
-            values["language"] = language
+            values["language"] = .text(language)
         }
-        return values
+        return .object(values)
     }
 
-    private static func related(for related: TributaryExtension.RelatedLink) -> [String: Any] {
-        var values: [String: Any] = ["title": text(related.title), "publisher": optional(related.publisher)]
+    private static func related(for related: TributaryExtension.RelatedLink) -> TemplateData {
+        var values: [String: TemplateData] = ["title": text(related.title), "publisher": optional(related.publisher)]
         link(related.url, into: &values)
-        return values
+        return .object(values)
     }
 
-    private static func source(for source: Digest.SourceSummary) -> [String: Any] {
-        [
+    private static func source(for source: Digest.SourceSummary) -> TemplateData {
+        .object([
             "id": text(source.id.rawValue),
             "title": text(source.title),
-            "showsID": source.title != source.id.rawValue,
+            "showsID": .flag(source.title != source.id.rawValue),
             "kind": text(source.kind),
-            "state": source.state.rawValue,
-            "stateClass": source.state.rawValue.split(separator: " ").joined(separator: "-"),
-            "isFailed": source.state == .failed,
-            "itemCount": source.itemCount,
+            "state": .text(source.state.rawValue),
+            "stateClass": .text(source.state.rawValue.split(separator: " ").joined(separator: "-")),
+            "isFailed": .flag(source.state == .failed),
+            "itemCount": .number(source.itemCount),
             "reason": optional(source.reason),
             "health": optional(source.health),
-            "warnings": source.warnings.map(text),
-            "hasWarnings": !source.warnings.isEmpty,
-        ]
+            "warnings": .list(source.warnings.map(text)),
+            "hasWarnings": .flag(!source.warnings.isEmpty),
+        ])
     }
 
     /// Sets `href` when the URL may be linked, else `unlinkedURL` (shown as text), each `false` when unset.
-    private static func link(_ url: String?, into values: inout [String: Any]) {
-        values["href"] = false
-        values["unlinkedURL"] = false
+    private static func link(_ url: String?, into values: inout [String: TemplateData]) {
+        values["href"] = .flag(false)
+        values["unlinkedURL"] = .flag(false)
         guard let url else { return }
         if let href = LinkPolicy.linkable(url) {
-            values["href"] = href
+            values["href"] = .text(href)
         } else {
             values["unlinkedURL"] = text(url)
         }
     }
 
-    private static func text(_ value: String) -> String {
-        ControlCharacters.removing(from: value)
+    private static func text(_ value: String) -> TemplateData {
+        .text(ControlCharacters.removing(from: value))
     }
 
-    private static func optional(_ value: String?) -> Any {
-        value.map(text) ?? false
+    private static func optional(_ value: String?) -> TemplateData {
+        value.map(text) ?? .flag(false)
     }
 
     private static func counted(_ count: Int, _ noun: String) -> String {

@@ -107,12 +107,12 @@ import TributaryCore
 
     @Test func contextHoldsExactlyTheDocumentedKeys() throws {
         // The checker knows the keys the renderer really provides, at every level, and docs/templates.md names them.
-        let context = HTMLTemplateContext.make(for: .sample)
+        let context = try #require(HTMLTemplateContext.make(for: .sample).objectValue)
         #expect(Set(context.keys) == Set(HTMLTemplateContext.digestKeys.keys))
-        let days = try #require(context["days"] as? [[String: Any]])
-        let entries = try #require(days.first?["entries"] as? [[String: Any]])
-        let related = try #require(entries.first?["related"] as? [[String: Any]])
-        let sources = try #require(context["sources"] as? [[String: Any]])
+        let days = try #require(context["days"]?.objectsValue)
+        let entries = try #require(days.first?["entries"]?.objectsValue)
+        let related = try #require(entries.first?["related"]?.objectsValue)
+        let sources = try #require(context["sources"]?.objectsValue)
         for day in days { #expect(Set(day.keys) == Set(HTMLTemplateContext.dayKeys.keys)) }
         for entry in entries { #expect(Set(entry.keys) == Set(HTMLTemplateContext.entryKeys.keys)) }
         for link in related { #expect(Set(link.keys) == Set(HTMLTemplateContext.relatedKeys.keys)) }
