@@ -208,7 +208,11 @@ public actor SQLiteStore: ItemStore {
 
     /// The source's health; a source without history gets the default.
     public func health(for source: SourceID) async throws -> SourceHealth {
-        try await allHealth()[source] ?? SourceHealth()
+        // One row, not every source's (this runs once per source per run: reading them all was quadratic).
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM health WHERE source = ?", arguments: [source.rawValue])
+                .map(Self.health(from:)) ?? SourceHealth()
+        }
     }
 
     /// Every recorded source's health.
@@ -216,16 +220,20 @@ public actor SQLiteStore: ItemStore {
         try await read { db in
             var result: [SourceID: SourceHealth] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM health") {
-                result[SourceID(row["source"] as String)] = SourceHealth(
-                    lastAttempt: (row["last_attempt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    lastSuccess: (row["last_success"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    consecutiveFailures: row["consecutive_failures"],
-                    lastError: row["last_error"],
-                    nextRetry: (row["next_retry"] as Double?).map(Date.init(timeIntervalSince1970:))
-                )
+                result[SourceID(row["source"] as String)] = Self.health(from: row)
             }
             return result
         }
+    }
+
+    private static func health(from row: Row) -> SourceHealth {
+        SourceHealth(
+            lastAttempt: (row["last_attempt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            lastSuccess: (row["last_success"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            consecutiveFailures: row["consecutive_failures"],
+            lastError: row["last_error"],
+            nextRetry: (row["next_retry"] as Double?).map(Date.init(timeIntervalSince1970:))
+        )
     }
 
     /// Records how the source's run in this store's run ended, in one transaction.
@@ -393,7 +401,8 @@ public actor SQLiteStore: ItemStore {
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
             let json: String = row["json"]
             let firstSeen = Date(timeIntervalSince1970: row["first_seen"])
-            let item = try decoder.decode(FeedItem.self, from: Data(json.utf8))
+            // Our own reader (several times faster); `JSONDecoder` only for what it cannot read, to report why.
+            let item = try FeedItem(json: json) ?? decoder.decode(FeedItem.self, from: Data(json.utf8))
             return StoredItem(
                 item: stamped(item, firstSeen: firstSeen),
                 sourceID: SourceID(row["source"] as String),

@@ -94,6 +94,46 @@ import TributaryCore
         #expect(decoded == feed)
     }
 
+    /// The store reads items back with ``FeedItem/init(json:)``: it must read exactly what `JSONDecoder` reads,
+    /// from the writer's output and from JSON written by others (escapes, JSON Feed 1.0's `author`, numeric ids).
+    @Test func theItemReaderReadsWhatJSONDecoderReads() throws {
+        var items: [FeedItem] = []
+        for (index, text) in Self.awkward.enumerated() {
+            items.append(everyFieldItem(index, text))
+            items.append(FeedItem(id: text.isEmpty ? "empty" : text))
+            items.append(FeedItem(id: "\(index)", title: text, datePublished: Date(timeIntervalSince1970: -86_401)))
+        }
+        for item in items {
+            let json = String(decoding: JSONFeedWriter.encode(item), as: UTF8.self)
+            let ours = try #require(FeedItem(json: json), "\(json)")
+            #expect(ours == (try JSONDecoder().decode(FeedItem.self, from: Data(json.utf8))))
+            #expect(ours == item)
+        }
+        let handWritten = [
+            #"{"id": 42, "title": "\u00e9\ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t", "author": {"name": "A"}}"#,
+            #"{"id": 1.5, "authors": null, "author": {"name": "B", "_email": "b@e"}, "tags": [], "_x": [1, -2.5e3, true, null, {}]}"#,
+            #" { "id" : "x" , "attachments" : [ { "url" : "u" , "size_in_bytes" : 10 } ] , "_tributary" : { "source" : "s" } } "#,
+            #"{"id": null, "date_published": "2026-11-25T07:00:00+09:00", "_tributary": {"first_seen": "not a date"}}"#,
+        ]
+        for json in handWritten {
+            let ours = try #require(FeedItem(json: json), "\(json)")
+            #expect(ours == (try JSONDecoder().decode(FeedItem.self, from: Data(json.utf8))), "\(json)")
+        }
+    }
+
+    /// What `JSONDecoder` refuses, the reader refuses too (the store then asks `JSONDecoder` for its error).
+    @Test(arguments: [
+        "", "{", "[]", #"{"id": "a"} x"#, #"{"id": true}"#, #"{"id": "a", "title": 5}"#,
+        #"{"id": "a", "date_published": "yesterday"}"#, #"{"id": "a", "attachments": [{"title": "no url"}]}"#,
+        #"{"id": "\ud800"}"#, #"{"id": "a\x"}"#, "{\"id\": \"tab\there\"}", #"{"id": 01}"#,
+        #"{"id": "a", "tags": [1]}"#,
+        #"{"id": "a", "_tributary": {"source": 3}}"#,
+    ])
+    func theItemReaderRefusesWhatJSONDecoderRefuses(_ json: String) {
+        #expect(FeedItem(json: json) == nil)
+        #expect((try? JSONDecoder().decode(FeedItem.self, from: Data(json.utf8))) == nil)
+    }
+
     @Test func streamingPiecesMatchTheWholeDocument() throws {
         let items = (0..<50).map { everyFieldItem($0, Self.awkward[$0 % Self.awkward.count]) }
         let header = JSONFeed(title: "T", items: [])
