@@ -12,6 +12,13 @@ enum LinkPolicy {
 
     /// The URL made safe to write, or `nil` when it must not be a link.
     static func linkable(_ url: String) -> String? {
+        // The usual case, an http(s) or mailto URL of printable ASCII with nothing to encode, is returned as it is.
+        if url.utf8.starts(with: "https://".utf8) || url.utf8.starts(with: "http://".utf8)
+            || url.utf8.starts(with: "mailto:".utf8),
+            url.utf8.allSatisfy({ isAllowedInURL($0) && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") })
+        {
+            return url
+        }
         var cleaned = Substring(ControlCharacters.removing(from: url))
         while cleaned.first == " " { cleaned = cleaned.dropFirst() }
         while cleaned.last == " " { cleaned = cleaned.dropLast() }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TributaryCore
+
+@testable import TributaryCore
 
 @Suite struct DigestBuilderTests {
     static let tokyo = TimeZone(identifier: "Asia/Tokyo")
@@ -244,5 +245,29 @@ import TributaryCore
         #expect(sample == Digest.sample)
         #expect(sample.days.map(\.id) == ["2026-11-22", "2026-11-21", "2026-11-20"])
         #expect(sample.failedSources.count == 2)
+    }
+}
+
+/// The digest's per-item dates are computed from the zone's offset, not by ICU: they must equal what
+/// `DateFormatter` writes, around DST changes, before 1970, at odd offsets and at the ends of the range.
+@Suite struct DigestDateFormatTests {
+    @Test(arguments: [
+        "UTC", "Asia/Tokyo", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe",
+        "Pacific/Chatham", "America/St_Johns", "Asia/Kathmandu", "Pacific/Kiritimati", "America/Sao_Paulo",
+    ])
+    func dayTimeAndISODateAreWhatDateFormatterWrites(_ zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        let formats = DateFormats(timeZone: timeZone)
+        var instants: [TimeInterval] = [0, -1, -86_400.5, 951_782_400, 1_710_054_000, 1_730_613_600, 253_402_300_799]
+        instants += [-62_135_596_800, -2_208_988_800, 1_795_326_060.999, 4_102_444_800]
+        // Every 97 minutes for two years across DST changes, and a spread from 1900 to 2100.
+        instants += stride(from: 1_700_000_000.0, to: 1_763_000_000, by: 5_820)
+        instants += stride(from: -2_208_988_800.0, to: 4_102_444_800, by: 3_156_000.7)
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: instant)
+            #expect(formats.dayID(date) == formats.dayIDFormatter.string(from: date), "\(zone) \(instant)")
+            #expect(formats.time(date) == formats.timeFormatter.string(from: date), "\(zone) \(instant)")
+            #expect(formats.iso(date) == formats.isoFormatter.string(from: date), "\(zone) \(instant)")
+        }
     }
 }

@@ -8,6 +8,49 @@ import Foundation
 public enum CanonicalURL {
     /// The canonical form of `text`, or `nil` when it is not an absolute URL with a host.
     public static func string(for text: String) -> String? {
+        alreadyCanonical(text) ?? parsed(text)
+    }
+
+    /// The common case without parsing: `http(s)://host/path` with a lower-case host of letters, digits, dots and
+    /// hyphens, no port, query or fragment, and only characters a URL may hold, is its own canonical form (with `/`
+    /// for an empty path). `nil` when the URL is anything else; ``parsed(_:)`` then decides.
+    static func alreadyCanonical(_ text: String) -> String? {
+        let utf8 = text.utf8
+        let schemeLength: Int
+        if utf8.starts(with: "https://".utf8) {
+            schemeLength = 8
+        } else if utf8.starts(with: "http://".utf8) {
+            schemeLength = 7
+        } else {
+            return nil
+        }
+        var hostLength = 0
+        var inHost = true
+        for byte in utf8.dropFirst(schemeLength) {
+            if inHost {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."),
+                    UInt8(ascii: "-"):
+                    hostLength += 1
+                    continue
+                case UInt8(ascii: "/"):
+                    inHost = false
+                    continue
+                default:
+                    return nil
+                }
+            }
+            switch byte {
+            case 0x21...0x7E where !"\"<>\\^`{|}[]?#".utf8.contains(byte): continue
+            default: return nil
+            }
+        }
+        guard hostLength > 0 else { return nil }
+        return inHost ? text + "/" : text
+    }
+
+    /// The canonical form through `URLComponents`.
+    static func parsed(_ text: String) -> String? {
         guard var components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
             let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost, !host.isEmpty
         else { return nil }
