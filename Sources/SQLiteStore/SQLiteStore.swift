@@ -89,21 +89,23 @@ public actor SQLiteStore: ItemStore {
         let run = try await currentRun(at: date)
         return try await write { db in
             var changes = StoreChanges()
+            // Prepared once for the batch (preparing each time cost more than the writes: GRDB authorises every
+            // statement it prepares).
+            let select = try db.cachedStatement(sql: "SELECT json, first_seen FROM item WHERE source = ? AND id = ?")
+            let update = try db.cachedStatement(
+                sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?"
+            )
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO item (source, id, json, first_seen, last_seen, last_run) VALUES (?, ?, ?, ?, ?, ?)"
+            )
             for item in items {
-                let existing = try Row.fetchOne(
-                    db,
-                    sql: "SELECT json, first_seen FROM item WHERE source = ? AND id = ?",
-                    arguments: [source.rawValue, item.id]
-                )
+                let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id])
                 if let existing {
                     let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
                     let stamped = Self.stamped(item, firstSeen: firstSeen)
                     let json = Self.encode(stamped)
                     let oldJSON: String = existing["json"]
-                    try db.execute(
-                        sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?",
-                        arguments: [json, date.timeIntervalSince1970, run, source.rawValue, item.id]
-                    )
+                    try update.execute(arguments: [json, date.timeIntervalSince1970, run, source.rawValue, item.id])
                     let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
                     if json == oldJSON {
                         changes.unchanged.append(stored)
@@ -112,16 +114,10 @@ public actor SQLiteStore: ItemStore {
                     }
                 } else {
                     let stamped = Self.stamped(item, firstSeen: date)
-                    try db.execute(
-                        sql: """
-                            INSERT INTO item (source, id, json, first_seen, last_seen, last_run)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            source.rawValue, item.id, Self.encode(stamped), date.timeIntervalSince1970,
-                            date.timeIntervalSince1970, run,
-                        ]
-                    )
+                    try insert.execute(arguments: [
+                        source.rawValue, item.id, Self.encode(stamped), date.timeIntervalSince1970,
+                        date.timeIntervalSince1970, run,
+                    ])
                     changes.inserted.append(
                         StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
                     )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TributaryCore
+
+@testable import TributaryCore
 
 @Suite struct NormaliserTests {
     private let normaliser = Normaliser()
@@ -144,5 +145,24 @@ import TributaryCore
     ])
     func makesURLsAbsolute(text: String, base: String?, expected: String?) {
         #expect(Normaliser.absoluteURL(text, base: base.flatMap { URL(string: $0) }) == expected)
+    }
+
+    /// URLs taken without parsing are exactly those parsing keeps as they are.
+    @Test(arguments: [
+        "https://example.org/a", "http://example.org", "https://example.org/a%20b?q=1&r=%E6%97%A5#frag",
+        "https://ex_ample.org/a", "https://example.org:8080/a;b", "https://user:pw@example.org/", "http://",
+        "https://example.org/%zz", "https://example.org/a b", "https://example.org/a|b", "https://example.org/[x]",
+        "https://example.org/日本", "HTTPS://EXAMPLE.ORG/", "https://example.org/a\\b", " https://example.org/",
+        "https://example.org/a%2", "https://example.org/~a/!$&'()*+,;=:@/", "https://a.example/?x=\"y\"",
+    ])
+    func plainWebURLsNeedNoParsing(_ url: String) {
+        if Normaliser.isPlainWebURL(url) {
+            #expect(Normaliser.parsedAbsoluteURL(url, base: nil) == url, "\(url)")
+        }
+        #expect(
+            Normaliser.absoluteURL(url, base: URL(string: "https://base.example/dir/"))
+                == Normaliser.parsedAbsoluteURL(url, base: URL(string: "https://base.example/dir/")),
+            "\(url)"
+        )
     }
 }

@@ -35,7 +35,7 @@ public struct Normaliser: Sendable {
 
         func absolute(_ value: String?, field: String, base: URL?) -> String? {
             guard let value else { return nil }
-            if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return nil }
+            if FeedText.trimmingWhitespace(value).isEmpty { return nil }
             if let resolved = Self.absoluteURL(value, base: base) { return resolved }
             warnings.append(
                 SourceWarning(
@@ -86,7 +86,7 @@ public struct Normaliser: Sendable {
             )
         }
 
-        result.id = item.id.trimmingCharacters(in: .whitespacesAndNewlines)
+        result.id = FeedText.trimmingWhitespace(item.id)
         if result.id.isEmpty { result.id = result.derivedID() }
         return Output(item: result, warnings: warnings)
     }
@@ -95,8 +95,12 @@ public struct Normaliser: Sendable {
     /// `nil` when it is relative and there is no base (or it is not a URL at all). A protocol-relative URL
     /// (`//host/path`) takes the base's scheme, else `https`.
     public static func absoluteURL(_ text: String, base: URL?) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: " ", with: "%20")
+        isPlainWebURL(text) ? text : parsedAbsoluteURL(text, base: base)
+    }
+
+    /// ``absoluteURL(_:base:)`` through `URL`.
+    static func parsedAbsoluteURL(_ text: String, base: URL?) -> String? {
+        let trimmed = FeedText.trimmingWhitespace(text).replacingOccurrences(of: " ", with: "%20")
         guard !trimmed.isEmpty, let url = URL(string: trimmed) else { return nil }
         if let scheme = url.scheme, !scheme.isEmpty { return trimmed }
         if let base, base.scheme != nil, let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL,
@@ -106,5 +110,31 @@ public struct Normaliser: Sendable {
         }
         if trimmed.hasPrefix("//") { return "https:" + trimmed }
         return nil
+    }
+
+    /// Whether `text` is an http(s) URL of printable ASCII with nothing `URL(string:)` would refuse or this type
+    /// would change (no white space, quotes, angle brackets, braces, backslashes, brackets, and every `%` followed
+    /// by two hex digits): the usual case, returned by ``absoluteURL(_:base:)`` without parsing.
+    static func isPlainWebURL(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.starts(with: "https://".utf8) || utf8.starts(with: "http://".utf8) else { return false }
+        var percentDigits = 0
+        for byte in utf8 {
+            if percentDigits > 0 {
+                guard isHexDigit(byte) else { return false }
+                percentDigits -= 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "%"): percentDigits = 2
+            case 0x21...0x7E where !"\"<>\\^`{|}[]".utf8.contains(byte): continue
+            default: return false
+            }
+        }
+        return percentDigits == 0
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }

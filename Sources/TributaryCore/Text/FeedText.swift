@@ -105,6 +105,17 @@ public enum FeedText {
         return copy.withUTF8 { String(decoding: decodeEntities($0), as: UTF8.self) }
     }
 
+    /// `text` without the white space and line breaks around it (`.whitespacesAndNewlines`, Unicode's included),
+    /// returned as it is without bridging to `NSString` when it starts and ends with a printable ASCII character,
+    /// as URLs and ids almost always do.
+    public static func trimmingWhitespace(_ text: String) -> String {
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The text without the white space (and control characters) around it.
     public static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var start = 0
