@@ -5,6 +5,7 @@
 enum ControlCharacters {
     /// The text without escape sequences and control characters; whitespace controls become spaces.
     static func removing(from text: String) -> String {
+        guard mayHoldControls(text) else { return text }
         let scalars = Array(text.unicodeScalars)
         guard scalars.contains(where: isControlOrSeparator) else { return text }
         var result = String.UnicodeScalarView()
@@ -32,6 +33,20 @@ enum ControlCharacters {
     }
 
     // MARK: - Private
+
+    /// Whether the UTF-8 holds a C0 control, DEL, a C1 control (C2 80 to C2 9F) or U+2028/U+2029 (E2 80 A8/A9):
+    /// the text of almost every string is checked this way without decoding it.
+    private static func mayHoldControls(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F { return true }
+            if previous == 0xC2, (0x80...0x9F).contains(byte) { return true }
+            if beforePrevious == 0xE2, previous == 0x80, byte == 0xA8 || byte == 0xA9 { return true }
+            (beforePrevious, previous) = (previous, byte)
+        }
+        return false
+    }
 
     private static func isControlOrSeparator(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
