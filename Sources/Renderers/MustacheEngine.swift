@@ -104,9 +104,7 @@ struct MustacheEngine: Sendable {
         case .flag(let flag):
             if flag { render(children, stack: &stack, position: position, into: &output) }
         case .some(let value):
-            stack.append(value)
-            render(children, stack: &stack, position: nil, into: &output)
-            stack.removeLast()
+            render(children, pushing: value, stack: &stack, into: &output)
         case nil:
             break
         }
@@ -121,14 +119,24 @@ struct MustacheEngine: Sendable {
     ) {
         switch value {
         case .list(let elements) where elements.isEmpty:
-            stack.append(.list([]))
-            render(children, stack: &stack, position: nil, into: &output)
-            stack.removeLast()
+            render(children, pushing: .list([]), stack: &stack, into: &output)
         case .flag(false), nil:
             render(children, stack: &stack, position: position, into: &output)
         default:
             break
         }
+    }
+
+    /// Renders `nodes` with `value` as the innermost object and no list position (swift-mustache's `withObject`).
+    private static func render(
+        _ nodes: [Node],
+        pushing value: TemplateData,
+        stack: inout [TemplateData],
+        into output: inout [UInt8]
+    ) {
+        stack.append(value)
+        render(nodes, stack: &stack, position: nil, into: &output)
+        stack.removeLast()
     }
 
     /// The value a name stands for: looked up in the innermost object that has its first part, then through the

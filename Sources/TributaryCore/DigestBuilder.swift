@@ -342,9 +342,8 @@ struct DateFormats {
     }
 }
 
-/// A date's Gregorian fields in a zone, from the zone's offset at that instant (days from the epoch to a civil date
-/// by Howard Hinnant's algorithm); `nil` outside the years 1583 to 9999 and for offsets with seconds, which the
-/// formatters handle.
+/// A date's Gregorian fields in a zone, from the zone's offset at that instant (``RFC3339/civilFromDays(_:)``);
+/// `nil` outside the years 1583 to 9999 and for offsets with seconds, which the formatters handle.
 struct LocalTime {
     let year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
     /// Seconds east of UTC.
@@ -358,15 +357,7 @@ struct LocalTime {
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
         (hour, minute, second) = (secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = RFC3339.civilFromDays(days)
         // Before the Gregorian reform ICU's calendar is Julian, and an offset with seconds (a zone's local mean time
         // before 1900) is written with them: those few are left to the formatters.
         guard (1583...9999).contains(year), offset % 60 == 0 else { return nil }
