@@ -2,8 +2,9 @@ import Foundation
 import FeedParser
 import TributaryCore
 
-/// Reads the input as a JSON Feed document with ``JSONFeedDocumentReader``; a thrown ``SourceError`` is a correct
-/// outcome, a crash, a trap or a hang is a finding.
+/// Reads the input as a JSON Feed document with ``JSONFeedDocumentReader``, and as one stored item with
+/// ``FeedItem/init(json:)``; a thrown ``SourceError`` or `nil` is a correct outcome, a crash, a trap or a hang is a
+/// finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONFeed(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
@@ -15,6 +16,10 @@ public func fuzzJSONFeed(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         }
     } catch {
         _ = String(describing: error)
+    }
+    // The store's item reader (FeedItem(json:)) reads the same kind of bytes: nil is a correct outcome.
+    if let start {
+        _ = FeedItem(json: UnsafeRawBufferPointer(start: start, count: count))
     }
     return 0
 }
