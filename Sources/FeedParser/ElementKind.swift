@@ -27,6 +27,8 @@ enum ElementKind: UInt8 {
     case mediaCategory, mediaKeywords
     case itunesBlock, itunesExplicit, itunesOwner, itunesName, itunesEmail, webMaster, dcPublisher
     case wfwCommentRSS
+    // GeoRSS, simple and GML.
+    case georssPoint, georssLine, georssPolygon, georssBox, gmlPoint, gmlLineString, gmlPolygon, gmlPos, gmlPosList
 
     /// Classifies an element from its namespace URI and local name.
     ///
@@ -76,6 +78,23 @@ enum ElementKind: UInt8 {
             case "description": return .mediaDescription
             case "category": return .mediaCategory
             case "keywords": return .mediaKeywords
+            default: return .other
+            }
+        case "http://www.georss.org/georss":
+            switch localName {
+            case "point": return .georssPoint
+            case "line": return .georssLine
+            case "polygon": return .georssPolygon
+            case "box": return .georssBox
+            default: return .other
+            }
+        case "http://www.opengis.net/gml":
+            switch localName {
+            case "point": return .gmlPoint
+            case "linestring": return .gmlLineString
+            case "polygon": return .gmlPolygon
+            case "pos": return .gmlPos
+            case "poslist": return .gmlPosList
             default: return .other
             }
         case "http://wellformedweb.org/commentapi/":

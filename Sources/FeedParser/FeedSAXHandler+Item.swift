@@ -71,6 +71,15 @@ extension FeedSAXHandler {
             default:
                 if item.firstAtomLink == nil, rel != "self", rel != "replies" { item.firstAtomLink = resolved }
             }
+        case .georssPoint where direct, .georssLine where direct, .georssPolygon where direct,
+            .georssBox where direct, .gmlPos, .gmlPosList:
+            beginCapture(kind, scope: .item, depth: depth, type: .text)
+        case .gmlPoint, .gmlLineString, .gmlPolygon:
+            item.gmlShape = kind
+            item.gmlSRS = Geometry.Reference(
+                srsName: attributes.value("srsName"),
+                dimension: attributes.value("srsDimension")
+            )
         case .atomAuthor where direct:
             author = FeedItem.Author()
             authorScope = .item
@@ -245,6 +254,10 @@ extension FeedSAXHandler {
         case .language, .dcLanguage:
             let value = trimmedText()
             if !value.isEmpty { item.language = value }
+        case .georssPoint, .georssLine, .georssPolygon, .georssBox:
+            item.where = Geometry.georss(kind, trimmedText()) ?? item.where
+        case .gmlPos, .gmlPosList:
+            item.where = Geometry.gml(item.gmlShape, trimmedText(), item.gmlSRS) ?? item.where
         case .comments, .wfwCommentRSS:
             let value = trimmedText()
             guard !value.isEmpty else { break }

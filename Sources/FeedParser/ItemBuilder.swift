@@ -54,6 +54,10 @@ struct ItemBuilder {
     var commentsFeed: String?
     /// The episode's iTunes `block` and `explicit` as written.
     var itunes = TributaryExtension.ITunes()
+    /// GeoRSS: the item's location as a GeoJSON geometry, and the GML shape and reference being read.
+    var `where`: JSONValue?
+    var gmlShape: ElementKind?
+    var gmlSRS = Geometry.Reference(srsName: nil, dimension: nil)
 
     /// Creates an empty builder whose text can grow to `capacity` bytes before it is reallocated.
     init(textCapacity capacity: Int = 0) {
@@ -175,9 +179,11 @@ struct ItemBuilder {
             links: TributaryExtension.Link.sayMoreThanAURL(links) ? links : [],
             comments: comments.take(),
             commentsFeed: commentsFeed.take(),
-            itunes: itunes
+            itunes: itunes,
+            where: `where`.take()
         )
         itunes = TributaryExtension.ITunes()
+        gmlShape = nil
         contributors.removeAll()
         links.removeAll(keepingCapacity: true)
         // Only http(s) and mailto links reach any output (a `javascript:` link is dropped, not shown).

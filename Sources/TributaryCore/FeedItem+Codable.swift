@@ -102,7 +102,7 @@ extension FeedItem: Codable {
 
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
-        case source, origin, related, guid, rights, contributors, links, comments
+        case source, origin, related, guid, rights, contributors, links, comments, `where`
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
         case commentsFeed = "comments_feed"
@@ -122,6 +122,7 @@ extension TributaryExtension: Codable {
         contributors = try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? []
         links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
         comments = try container.decodeIfPresent(String.self, forKey: .comments)
+        self.where = try container.decodeIfPresent(JSONValue.self, forKey: .where)
         commentsFeed = try container.decodeIfPresent(String.self, forKey: .commentsFeed)
         itunes = ITunes(
             block: try container.decodeIfPresent(String.self, forKey: .itunesBlock),
@@ -144,6 +145,7 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(commentsFeed, forKey: .commentsFeed)
         try container.encodeIfPresent(itunes.block, forKey: .itunesBlock)
         try container.encodeIfPresent(itunes.explicit, forKey: .itunesExplicit)
+        try container.encodeIfPresent(self.where, forKey: .where)
     }
 }
 

@@ -159,7 +159,8 @@ extension FeedItem {
                 links: links ?? [],
                 comments: comments,
                 commentsFeed: commentsFeed,
-                itunes: TributaryExtension.ITunes(block: block, explicit: explicit)
+                itunes: TributaryExtension.ITunes(block: block, explicit: explicit),
+                where: members["where"].flatMap { $0 == .null ? nil : $0 }
             )
         }
 

@@ -160,6 +160,9 @@ public struct TributaryExtension: Hashable, Sendable {
     /// A podcast episode's iTunes `block` and `explicit`, as written (`_tributary.itunes_block`,
     /// `_tributary.itunes_explicit`, the names the feed header uses).
     public var itunes: ITunes
+    /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
+    /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
+    public var `where`: JSONValue?
 
     /// iTunes podcast flags exactly as written (`yes`, `clean`, `true`...): their meaning has changed over the
     /// years, so they are passed on, not interpreted.
@@ -185,8 +188,10 @@ public struct TributaryExtension: Hashable, Sendable {
         links: [Link] = [],
         comments: String? = nil,
         commentsFeed: String? = nil,
-        itunes: ITunes = ITunes()
+        itunes: ITunes = ITunes(),
+        where: JSONValue? = nil
     ) {
+        self.where = `where`
         self.links = links
         self.comments = comments
         self.commentsFeed = commentsFeed

@@ -274,6 +274,10 @@ public struct JSONFeedWriter: Sendable {
         optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
         optional("itunes_block", value.itunes.block, into: &buffer, first: &first)
         optional("itunes_explicit", value.itunes.explicit, into: &buffer, first: &first)
+        if let location = value.where {
+            member("where", into: &buffer, first: &first)
+            json(location, into: &buffer)
+        }
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)
             date(firstSeen, into: &buffer)

@@ -569,6 +569,45 @@ import TributaryCore
         #expect(result.metadata?.image == "https://p.example/show.jpg")
     }
 
+    /// GeoRSS, simple and GML, is the item's `_tributary.where` as a GeoJSON geometry, longitude first unless a GML
+    /// reference system is not geographic (UTM keeps its order); unreadable coordinates are no location.
+    @Test func geoRSSLocationsAreGeoJSON() throws {
+        let result = try Self.parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:georss="http://www.georss.org/georss"
+              xmlns:gml="http://www.opengis.net/gml">
+            <entry><title>P</title><georss:point> 36.9382 31.1732 </georss:point></entry>
+            <entry><title>L</title><georss:line>45.256 -110.45 46.46 -109.48</georss:line></entry>
+            <entry><title>B</title><georss:box>42.943 -71.032 43.039 -69.856</georss:box></entry>
+            <entry><title>G</title><georss:where><gml:Point srsName="EPSG:26913"><gml:pos>36.9 31.1</gml:pos>
+            </gml:Point></georss:where></entry>
+            <entry><title>3D</title><georss:where><gml:Point srsName="urn:ogc:def:crs:EPSG:6.6:4979" srsDimension="3">
+            <gml:pos>42.3453 -156.2342 45</gml:pos></gml:Point></georss:where></entry>
+            <entry><title>Ring</title><georss:polygon>1 2 3 4 5 6 1 2</georss:polygon></entry>
+            <entry><title>Bad</title><georss:point>north</georss:point><georss:polygon>1 2 3 4</georss:polygon></entry>
+            </feed>
+            """
+        )
+        func geometry(_ type: String, _ coordinates: JSONValue) -> JSONValue {
+            .object(["type": .string(type), "coordinates": coordinates])
+        }
+        func position(_ numbers: Double...) -> JSONValue { .array(numbers.map(JSONValue.number)) }
+        #expect(
+            result.items.map(\.tributary?.where) == [
+                geometry("Point", position(31.1732, 36.9382)),
+                geometry("LineString", .array([position(-110.45, 45.256), position(-109.48, 46.46)])),
+                geometry("Box", .array([position(-71.032, 42.943), position(-69.856, 43.039)])),
+                geometry("Point", position(36.9, 31.1)),
+                geometry("Point", position(-156.2342, 42.3453, 45)),
+                geometry(
+                    "Polygon",
+                    .array([.array([position(2, 1), position(4, 3), position(6, 5), position(2, 1)])])
+                ),
+                nil,
+            ]
+        )
+    }
+
     /// Userland's RSS namespaces (`rss2`, `rss2.1`...) are RSS, however the version is spelled.
     @Test func anyUserlandRSSNamespaceIsRSS() throws {
         let result = try Self.parse(

@@ -56,7 +56,8 @@ import TributaryCore
                 links: [TributaryExtension.Link(rel: "related", url: "https://l.example.com", title: text)],
                 comments: "https://blog.example.com/\(index)#comments",
                 commentsFeed: "https://blog.example.com/\(index)/feed",
-                itunes: TributaryExtension.ITunes(block: "no", explicit: " \(text) ")
+                itunes: TributaryExtension.ITunes(block: "no", explicit: " \(text) "),
+                where: .object(["type": .string("Point"), "coordinates": .array([.number(31.1732), .number(-36.5)])])
             ),
             extensions: [
                 "_podcast": .object(["episode": .number(12), "explicit": .bool(false), "n": .null, "s": .string(text)]),

@@ -422,6 +422,19 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
         entry["contributors"] = _people(extension["contributors"])
     if extension.get("comments"):
         entry["comments"] = extension["comments"]
+    if extension.get("where"):
+        # feedparser's `where` is the same GeoJSON geometry, with tuples for positions and the polygon's rings.
+        where = extension["where"]
+        kind, coordinates = where.get("type"), where.get("coordinates")
+        if kind == "Point":
+            coordinates = tuple(coordinates)
+        elif kind == "Polygon":
+            coordinates = tuple([tuple(p) for p in ring] for ring in coordinates)
+        elif kind == "Box":
+            coordinates = tuple(tuple(p) for p in coordinates)
+        else:
+            coordinates = [tuple(p) for p in coordinates]
+        entry["where"] = FeedParserDict(type=kind, coordinates=coordinates)
     if extension.get("comments_feed"):
         entry["wfw_commentrss"] = extension["comments_feed"]
     _itunes_flags(extension, entry)
