@@ -77,7 +77,7 @@ extension FeedSAXHandler {
         guard let kind = capturing else { return }
         capturing = nil
         if captureType == .base64 { decodeBase64() }
-        defer { captureAttribute = nil }
+        defer { (captureAttribute, captureLabel) = (nil, nil) }
         // Item fields kept as ``RawText`` are repaired when the item is built, off the parsing thread; the others
         // (an item's authors, categories and source as well) here.
         if captureScope != .item || Self.isReadAtOnce(kind), let repaired = FeedText.repairedEncoding(text.bytes) {

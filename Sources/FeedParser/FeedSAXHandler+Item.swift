@@ -36,6 +36,8 @@ extension FeedSAXHandler {
                 captureAttribute = attributes.value("url")
             } else if kind == .link {
                 captureAttribute = attributes.value("href")  // <link href="..."/>, Atom's form in an RSS item
+            } else if kind == .category {
+                captureAttribute = attributes.value("domain")
             }
             if kind == .atomContent, item.firstAtomLink == nil, let src = attributes.value("src") {
                 let resolved = resolve(src, baseCount: baseCount)
@@ -93,6 +95,7 @@ extension FeedSAXHandler {
             if let term = attributes.value("term") ?? attributes.value("label") {
                 let tag = Self.attributeText(term)
                 if !tag.isEmpty { item.tags.append(tag) }
+                item.addCategory(tag, scheme: attributes.value("scheme"), label: attributes.value("label"))
             } else {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
             }
@@ -115,6 +118,9 @@ extension FeedSAXHandler {
                 item.mediaImage = resolve(url, baseCount: baseCount)
             }
         case .mediaCategory where inMedia:
+            // Media RSS's default scheme, when the category names none.
+            captureAttribute = attributes.value("scheme") ?? "http://search.yahoo.com/mrss/category_schema"
+            captureLabel = attributes.value("label")
             beginCapture(.category, scope: .item, depth: depth, type: .text)
         case .mediaKeywords where inMedia:
             beginCapture(.itunesKeywords, scope: .item, depth: depth, type: .text)
@@ -246,7 +252,9 @@ extension FeedSAXHandler {
                 item.authors.append(author)
             }
         case .category, .dcSubject:
-            Self.addTag(FeedText.plainText(text.bytes), to: &item.tags)
+            let tag = FeedText.plainText(text.bytes)
+            Self.addTag(tag, to: &item.tags)
+            if kind == .category { item.addCategory(Self.trimmed(tag), scheme: captureAttribute, label: captureLabel) }
         case .itunesKeywords:
             Self.addKeywords(FeedText.plainText(text.bytes), to: &item.tags)
         case .itunesDuration:

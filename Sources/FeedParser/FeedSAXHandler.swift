@@ -158,6 +158,8 @@ final class FeedSAXHandler {
     var base64Type = TextType.text
     @exclusivity(unchecked) var captureBaseCount = 0
     var captureAttribute: String?
+    /// A Media RSS category's `label`, beside its `scheme` in ``captureAttribute``.
+    var captureLabel: String?
     @exclusivity(unchecked) var xhtmlWrapperDepth = -1
     let text = TextBuffer()
     @exclusivity(unchecked) var truncated = false

@@ -49,6 +49,8 @@ struct ItemBuilder {
     var origin: TributaryExtension.Origin?
     /// The entry's Atom links as written (``TributaryExtension/links``).
     var links: [TributaryExtension.Link] = []
+    /// Every category with its scheme (RSS `domain`, Atom and Media RSS `scheme`) and label, as written.
+    var categories: [TributaryExtension.Category] = []
     /// RSS `comments` and `wfw:commentRss`, resolved.
     var comments: String?
     var commentsFeed: String?
@@ -177,12 +179,14 @@ struct ItemBuilder {
             rights: read(rights.take()).flatMap { $0.isEmpty ? nil : $0 },
             contributors: contributors,
             links: TributaryExtension.Link.sayMoreThanAURL(links) ? links : [],
+            categories: categories.contains { $0.scheme != nil || $0.label != nil } ? categories : [],
             comments: comments.take(),
             commentsFeed: commentsFeed.take(),
             itunes: itunes,
             where: `where`.take()
         )
         itunes = TributaryExtension.ITunes()
+        categories.removeAll(keepingCapacity: true)
         gmlShape = nil
         contributors.removeAll()
         links.removeAll(keepingCapacity: true)
@@ -208,6 +212,15 @@ struct ItemBuilder {
     /// `string` when it is an http or https URL.
     static func webAddress(_ string: String) -> String? {
         string.hasPrefix("http://") || string.hasPrefix("https://") ? string : nil
+    }
+
+    /// Keeps a category with its scheme and label (blank ones are none); an empty term is no category.
+    mutating func addCategory(_ term: String, scheme: String?, label: String?) {
+        guard !term.isEmpty else { return }
+        func nonBlank(_ value: String?) -> String? {
+            value.map(FeedSAXHandler.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        categories.append(TributaryExtension.Category(term: term, scheme: nonBlank(scheme), label: nonBlank(label)))
     }
 
     /// Adds an attachment unless one with the same URL is already there (an enclosure repeated as media:content).

@@ -102,7 +102,7 @@ extension FeedItem: Codable {
 
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
-        case source, origin, related, guid, rights, contributors, links, comments, `where`
+        case source, origin, related, guid, rights, contributors, links, comments, `where`, categories
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
         case commentsFeed = "comments_feed"
@@ -122,6 +122,7 @@ extension TributaryExtension: Codable {
         contributors = try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? []
         links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
         comments = try container.decodeIfPresent(String.self, forKey: .comments)
+        categories = try container.decodeIfPresent([Category].self, forKey: .categories) ?? []
         self.where = try container.decodeIfPresent(JSONValue.self, forKey: .where)
         commentsFeed = try container.decodeIfPresent(String.self, forKey: .commentsFeed)
         itunes = ITunes(
@@ -141,6 +142,7 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(rights, forKey: .rights)
         if !contributors.isEmpty { try container.encode(contributors, forKey: .contributors) }
         if !links.isEmpty { try container.encode(links, forKey: .links) }
+        if !categories.isEmpty { try container.encode(categories, forKey: .categories) }
         try container.encodeIfPresent(comments, forKey: .comments)
         try container.encodeIfPresent(commentsFeed, forKey: .commentsFeed)
         try container.encodeIfPresent(itunes.block, forKey: .itunesBlock)

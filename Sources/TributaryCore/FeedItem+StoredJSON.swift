@@ -140,7 +140,8 @@ extension FeedItem {
                 let commentsFeed = string(members["comments_feed"]), let block = string(members["itunes_block"]),
                 let explicit = string(members["itunes_explicit"]),
                 let related = list(members["related"], relatedLink), let alsoIn = list(members["also_in"], reference),
-                let contributors = list(members["contributors"], author), let links = list(members["links"], link)
+                let contributors = list(members["contributors"], author), let links = list(members["links"], link),
+                let categories = list(members["categories"], category)
             else { return nil }
             var origin: TributaryExtension.Origin?
             if let value = members["origin"], value != .null {
@@ -157,6 +158,7 @@ extension FeedItem {
                 rights: rights,
                 contributors: contributors ?? [],
                 links: links ?? [],
+                categories: categories ?? [],
                 comments: comments,
                 commentsFeed: commentsFeed,
                 itunes: TributaryExtension.ITunes(block: block, explicit: explicit),
@@ -202,6 +204,13 @@ extension FeedItem {
                 case .string(let id) = members["id"], let url = string(members["url"])
             else { return nil }
             return TributaryExtension.ItemReference(source: SourceID(rawValue: source), id: id, url: url)
+        }
+
+        static func category(_ value: JSONValue) -> TributaryExtension.Category? {
+            guard case .object(let members) = value, case .string(let term) = members["term"],
+                let scheme = string(members["scheme"]), let label = string(members["label"])
+            else { return nil }
+            return TributaryExtension.Category(term: term, scheme: scheme, label: label)
         }
 
         static func link(_ value: JSONValue) -> TributaryExtension.Link? {

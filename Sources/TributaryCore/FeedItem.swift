@@ -154,6 +154,9 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
     /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
     public var links: [Link]
+    /// Every category of the item as written, with its scheme (RSS `domain`, Atom and Media RSS `scheme`) and label,
+    /// when one of them has either (``FeedItem/tags`` are the terms); empty otherwise.
+    public var categories: [Category]
     /// The page of the item's comments (RSS `comments`) and their feed (`wfw:commentRss`), resolved.
     public var comments: String?
     public var commentsFeed: String?
@@ -163,6 +166,19 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
     public var `where`: JSONValue?
+
+    /// A category: its term, and the scheme and label it was written with.
+    public struct Category: Hashable, Sendable, Codable {
+        public var term: String
+        public var scheme: String?
+        public var label: String?
+
+        public init(term: String, scheme: String? = nil, label: String? = nil) {
+            self.term = term
+            self.scheme = scheme
+            self.label = label
+        }
+    }
 
     /// iTunes podcast flags exactly as written (`yes`, `clean`, `true`...): their meaning has changed over the
     /// years, so they are passed on, not interpreted.
@@ -186,6 +202,7 @@ public struct TributaryExtension: Hashable, Sendable {
         rights: String? = nil,
         contributors: [FeedItem.Author] = [],
         links: [Link] = [],
+        categories: [Category] = [],
         comments: String? = nil,
         commentsFeed: String? = nil,
         itunes: ITunes = ITunes(),
@@ -194,6 +211,7 @@ public struct TributaryExtension: Hashable, Sendable {
         self.where = `where`
         self.links = links
         self.comments = comments
+        self.categories = categories
         self.commentsFeed = commentsFeed
         self.itunes = itunes
         self.rights = rights

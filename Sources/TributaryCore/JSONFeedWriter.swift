@@ -270,6 +270,21 @@ public struct JSONFeedWriter: Sendable {
             }
             buffer.append(0x5D)
         }
+        if !value.categories.isEmpty {
+            member("categories", into: &buffer, first: &first)
+            buffer.append(0x5B)
+            for (index, category) in value.categories.enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                buffer.append(0x7B)
+                var firstInner = true
+                member("term", into: &buffer, first: &firstInner)
+                string(category.term, into: &buffer)
+                optional("scheme", category.scheme, into: &buffer, first: &firstInner)
+                optional("label", category.label, into: &buffer, first: &firstInner)
+                buffer.append(0x7D)
+            }
+            buffer.append(0x5D)
+        }
         optional("comments", value.comments, into: &buffer, first: &first)
         optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
         optional("itunes_block", value.itunes.block, into: &buffer, first: &first)

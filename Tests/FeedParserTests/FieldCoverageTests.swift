@@ -608,6 +608,33 @@ import TributaryCore
         )
     }
 
+    /// Categories keep their scheme (RSS `domain`, Atom and Media RSS `scheme`, Media RSS's default) and label in
+    /// `_tributary.categories` when one has either; `tags` are their terms. Without any, nothing is written.
+    @Test func categoriesKeepTheirSchemeAndLabel() throws {
+        let result = try Self.parse(
+            """
+            <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">
+            <channel>
+            <item><title>A</title><category domain="https://d.example/">News</category><category>Plain</category>
+            <atom:category term="t" scheme="https://s.example/" label="T label"/>
+            <media:category>cat1</media:category><media:category scheme="urn:x" label="L">cat2</media:category></item>
+            <item><title>B</title><category>Only</category></item>
+            </channel></rss>
+            """
+        )
+        typealias Category = TributaryExtension.Category
+        #expect(result.items[0].tags == ["News", "Plain", "t", "cat1", "cat2"])
+        #expect(
+            result.items[0].tributary?.categories == [
+                Category(term: "News", scheme: "https://d.example/"), Category(term: "Plain"),
+                Category(term: "t", scheme: "https://s.example/", label: "T label"),
+                Category(term: "cat1", scheme: "http://search.yahoo.com/mrss/category_schema"),
+                Category(term: "cat2", scheme: "urn:x", label: "L"),
+            ]
+        )
+        #expect(result.items[1].tributary?.categories == [])
+    }
+
     /// Userland's RSS namespaces (`rss2`, `rss2.1`...) are RSS, however the version is spelled.
     @Test func anyUserlandRSSNamespaceIsRSS() throws {
         let result = try Self.parse(

@@ -54,6 +54,7 @@ import TributaryCore
                 rights: "rights \(text)",
                 contributors: [FeedItem.Author(name: text, email: "c@example.com")],
                 links: [TributaryExtension.Link(rel: "related", url: "https://l.example.com", title: text)],
+                categories: [.init(term: text, scheme: "https://s.example/", label: text), .init(term: "plain")],
                 comments: "https://blog.example.com/\(index)#comments",
                 commentsFeed: "https://blog.example.com/\(index)/feed",
                 itunes: TributaryExtension.ITunes(block: "no", explicit: " \(text) "),

@@ -414,6 +414,12 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
     _dates(item, entry)
     _authors(item.get("authors"), entry)
     tags = [FeedParserDict(term=tag, scheme=None, label=None) for tag in item.get("tags") or [] if tag]
+    if extension.get("categories"):
+        # Categories with a scheme or label are written whole in `_tributary.categories`: they are the tags.
+        tags = [
+            FeedParserDict(term=c.get("term"), scheme=c.get("scheme"), label=c.get("label"))
+            for c in extension["categories"]
+        ]
     if tags:
         entry["tags"] = tags
     if item.get("image"):
