@@ -195,6 +195,11 @@ extension FeedSAXHandler {
         return String(string[start..<end])
     }
 
+    /// The value trimmed, `nil` when it is missing or nothing is left (an attribute written blank is none).
+    static func nonBlank(_ value: String?) -> String? {
+        value.map(trimmed).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     static func hasScheme(_ string: String) -> Bool {
         var string = string
         return string.withUTF8 { FeedText.hasScheme($0) }

@@ -31,9 +31,7 @@ extension FeedSAXHandler {
             .dcSubject, .itunesKeywords, .itunesBlock, .itunesExplicit, .webMaster, .dcPublisher:
             guard inChannel else { return }
             if kind == .atomGenerator || kind == .generator, channelGenerator == nil {
-                channelGeneratorVersion = attributes.value("version").map(Self.trimmed).flatMap {
-                    $0.isEmpty ? nil : $0
-                }
+                channelGeneratorVersion = Self.nonBlank(attributes.value("version"))
                 channelGeneratorURL = (attributes.value("uri") ?? attributes.value("url")).map {
                     resolve(Self.trimmed($0), baseCount: stack[depth].baseCount)
                 }

@@ -254,7 +254,7 @@ extension FeedSAXHandler {
         case .category, .dcSubject:
             let tag = FeedText.plainText(text.bytes)
             Self.addTag(tag, to: &item.tags)
-            if kind == .category { item.addCategory(Self.trimmed(tag), scheme: captureAttribute, label: captureLabel) }
+            if kind == .category { item.addCategory(tag, scheme: captureAttribute, label: captureLabel) }
         case .itunesKeywords:
             Self.addKeywords(FeedText.plainText(text.bytes), to: &item.tags)
         case .itunesDuration:
@@ -372,15 +372,13 @@ extension FeedSAXHandler {
 
     /// An Atom `link`'s relation: its `rel` trimmed, `alternate` when it has none (RFC 4287 4.2.7.2).
     static func linkRel(_ attributes: Attributes) -> String {
-        attributes.value("rel").map { trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "alternate"
+        nonBlank(attributes.value("rel")) ?? "alternate"
     }
 
     /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its
     /// `type`, `title` (plain text), `hreflang` and `length` (a whole number of bytes) when it has them.
     static func link(rel: String, url: String, _ attributes: Attributes) -> TributaryExtension.Link {
-        func value(_ name: StaticString) -> String? {
-            attributes.value(name).map { trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
+        func value(_ name: StaticString) -> String? { nonBlank(attributes.value(name)) }
         return TributaryExtension.Link(
             rel: rel,
             url: url,

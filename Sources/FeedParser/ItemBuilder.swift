@@ -211,16 +211,19 @@ struct ItemBuilder {
 
     /// `string` when it is an http or https URL.
     static func webAddress(_ string: String) -> String? {
-        string.hasPrefix("http://") || string.hasPrefix("https://") ? string : nil
+        URLBytes.hasWebScheme(string) ? string : nil
     }
 
     /// Keeps a category with its scheme and label (blank ones are none); an empty term is no category.
     mutating func addCategory(_ term: String, scheme: String?, label: String?) {
         guard !term.isEmpty else { return }
-        func nonBlank(_ value: String?) -> String? {
-            value.map(FeedSAXHandler.trimmed).flatMap { $0.isEmpty ? nil : $0 }
-        }
-        categories.append(TributaryExtension.Category(term: term, scheme: nonBlank(scheme), label: nonBlank(label)))
+        categories.append(
+            TributaryExtension.Category(
+                term: term,
+                scheme: FeedSAXHandler.nonBlank(scheme),
+                label: FeedSAXHandler.nonBlank(label)
+            )
+        )
     }
 
     /// Adds an attachment unless one with the same URL is already there (an enclosure repeated as media:content).

@@ -5,9 +5,8 @@
 enum ControlCharacters {
     /// The text without escape sequences and control characters; whitespace controls become spaces.
     static func removing(from text: String) -> String {
-        guard mayHoldControls(text) else { return text }
+        guard holdsControls(text) else { return text }
         let scalars = Array(text.unicodeScalars)
-        guard scalars.contains(where: isControlOrSeparator) else { return text }
         var result = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
@@ -34,9 +33,9 @@ enum ControlCharacters {
 
     // MARK: - Private
 
-    /// Whether the UTF-8 holds a C0 control, DEL, a C1 control (C2 80 to C2 9F) or U+2028/U+2029 (E2 80 A8/A9):
-    /// the text of almost every string is checked this way without decoding it.
-    private static func mayHoldControls(_ text: String) -> Bool {
+    /// Whether the text holds a C0 control, DEL, a C1 control (C2 80 to C2 9F in UTF-8) or U+2028/U+2029 (E2 80
+    /// A8/A9), read from its UTF-8 without decoding it (in valid UTF-8, C2 and E2 only ever lead a character).
+    private static func holdsControls(_ text: String) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
         for byte in text.utf8 {
@@ -46,10 +45,6 @@ enum ControlCharacters {
             (beforePrevious, previous) = (previous, byte)
         }
         return false
-    }
-
-    private static func isControlOrSeparator(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// The index after an escape sequence whose `ESC` was just before `start`.

@@ -1,4 +1,5 @@
 import Foundation
+import TributaryCore
 
 /// Decides which URLs from feeds become links, and makes them safe to write.
 ///
@@ -13,9 +14,8 @@ enum LinkPolicy {
     /// The URL made safe to write, or `nil` when it must not be a link.
     static func linkable(_ url: String) -> String? {
         // The usual case, an http(s) or mailto URL of printable ASCII with nothing to encode, is returned as it is.
-        if url.utf8.starts(with: "https://".utf8) || url.utf8.starts(with: "http://".utf8)
-            || url.utf8.starts(with: "mailto:".utf8),
-            url.utf8.allSatisfy({ isAllowedInURL($0) && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") })
+        if URLBytes.hasWebScheme(url) || url.utf8.starts(with: "mailto:".utf8),
+            url.utf8.allSatisfy({ URLBytes.isURLByte($0) && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") })
         {
             return url
         }
@@ -34,7 +34,7 @@ enum LinkPolicy {
         var result = ""
         for (offset, byte) in bytes.enumerated() {
             let isBracket = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
-            if isAllowedInURL(byte), !(isBracket && offset >= authorityEnd) {
+            if URLBytes.isURLByte(byte), !(isBracket && offset >= authorityEnd) {
                 result.append(Character(Unicode.Scalar(byte)))
             } else {
                 result.append("%")
@@ -49,10 +49,4 @@ enum LinkPolicy {
 
     private static let hexDigits: [Character] = Array("0123456789ABCDEF")
 
-    private static func isAllowedInURL(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x21...0x7E: !"\"<>\\^`{|}".utf8.contains(byte)
-        default: false
-        }
-    }
 }

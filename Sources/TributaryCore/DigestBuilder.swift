@@ -180,6 +180,7 @@ public struct DigestBuilder: Sendable {
                 publisher: Self.nonEmpty(link.publisher.map(FeedText.collapseWhitespace))
             )
         }
+        let times = ownDate.map(formats.entryTimes)
         var isNew = false
         if let previousDigestAt, let firstSeen = item.tributary?.firstSeen {
             isNew = firstSeen > previousDigestAt
@@ -191,8 +192,8 @@ public struct DigestBuilder: Sendable {
             sourceID: sourceID,
             sourceTitle: sourceTitles[sourceID] ?? sourceID.rawValue,
             publisher: publisher,
-            timeText: ownDate.map(formats.time),
-            dateISO: ownDate.map(formats.iso),
+            timeText: times?.time,
+            dateISO: times?.iso,
             summary: summary,
             tags: item.tags.compactMap { Self.nonEmpty(FeedText.collapseWhitespace($0)) },
             related: related,
@@ -296,24 +297,22 @@ struct DateFormats {
     }
 
     func dayID(_ date: Date) -> String {
-        guard let local = LocalTime(date, timeZone) else { return dayIDFormatter.string(from: date) }
-        return local.digits(local.year, 4) + "-" + local.digits(local.month, 2) + "-" + local.digits(local.day, 2)
+        LocalTime(date, timeZone)?.dayText ?? dayIDFormatter.string(from: date)
     }
 
     func heading(_ date: Date) -> String { headingFormatter.string(from: date) }
 
-    func time(_ date: Date) -> String {
-        guard let local = LocalTime(date, timeZone) else { return timeFormatter.string(from: date) }
-        return local.digits(local.hour, 2) + ":" + local.digits(local.minute, 2)
-    }
+    func time(_ date: Date) -> String { entryTimes(date).time }
 
     /// `yyyy-MM-dd'T'HH:mm:ssxxxxx`: `2026-11-22T14:41:00+09:00`.
-    func iso(_ date: Date) -> String {
-        guard let local = LocalTime(date, timeZone) else { return isoFormatter.string(from: date) }
-        let offset = abs(local.offset)
-        return dayID(date) + "T" + local.digits(local.hour, 2) + ":" + local.digits(local.minute, 2) + ":"
-            + local.digits(local.second, 2) + (local.offset < 0 ? "-" : "+") + local.digits(offset / 3600, 2) + ":"
-            + local.digits(offset % 3600 / 60, 2)
+    func iso(_ date: Date) -> String { entryTimes(date).iso }
+
+    /// An entry's local time (`HH:mm`) and ISO date, from one reading of the zone's offset.
+    func entryTimes(_ date: Date) -> (time: String, iso: String) {
+        guard let local = LocalTime(date, timeZone) else {
+            return (timeFormatter.string(from: date), isoFormatter.string(from: date))
+        }
+        return (local.timeText, local.isoText)
     }
     func minute(_ date: Date) -> String { generatedFormatter.string(from: date) }
 
@@ -363,9 +362,21 @@ struct LocalTime {
         guard (1583...9999).contains(year), offset % 60 == 0 else { return nil }
     }
 
-    /// `value` with leading zeros to `width` digits.
-    func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    /// `yyyy-MM-dd`.
+    var dayText: String { padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) }
+
+    /// `HH:mm`.
+    var timeText: String { padded(hour, 2) + ":" + padded(minute, 2) }
+
+    /// `yyyy-MM-dd'T'HH:mm:ssxxxxx`: `2026-11-22T14:41:00+09:00`.
+    var isoText: String {
+        dayText + "T" + timeText + ":" + padded(second, 2) + (offset < 0 ? "-" : "+") + padded(abs(offset) / 3600, 2)
+            + ":" + padded(abs(offset) % 3600 / 60, 2)
+    }
+
+    private func padded(_ value: Int, _ width: Int) -> String {
+        var text = ""
+        RFC3339.appendPadded(&text, value, width: width)
+        return text
     }
 }

@@ -50,7 +50,7 @@ extension FeedItem {
 
     /// Whether `string` is a link with one of ``linkSchemes`` (or relative: no scheme at all).
     public static func isSafeLink(_ string: String) -> Bool {
-        if string.utf8.starts(with: "https://".utf8) || string.utf8.starts(with: "http://".utf8) { return true }
+        if URLBytes.hasWebScheme(string) { return true }
         guard let colon = string.firstIndex(of: ":") else { return true }
         let scheme = string[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         // A colon after a path, query or fragment character is not a scheme's (`a/b:c`, `?q=a:b`).

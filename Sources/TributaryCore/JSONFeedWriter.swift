@@ -164,26 +164,20 @@ public struct JSONFeedWriter: Sendable {
         optional("language", item.language, into: &buffer, first: &first)
         if !item.attachments.isEmpty {
             member("attachments", into: &buffer, first: &first)
-            buffer.append(0x5B)
-            for (index, attachment) in item.attachments.enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                buffer.append(0x7B)
-                var firstInner = true
-                member("url", into: &buffer, first: &firstInner)
+            objects(item.attachments, into: &buffer) { attachment, buffer, first in
+                member("url", into: &buffer, first: &first)
                 string(attachment.url, into: &buffer)
-                optional("mime_type", attachment.mimeType, into: &buffer, first: &firstInner)
-                optional("title", attachment.title, into: &buffer, first: &firstInner)
+                optional("mime_type", attachment.mimeType, into: &buffer, first: &first)
+                optional("title", attachment.title, into: &buffer, first: &first)
                 if let size = attachment.sizeInBytes {
-                    member("size_in_bytes", into: &buffer, first: &firstInner)
+                    member("size_in_bytes", into: &buffer, first: &first)
                     raw(String(size), into: &buffer)
                 }
                 if let duration = attachment.durationInSeconds {
-                    member("duration_in_seconds", into: &buffer, first: &firstInner)
+                    member("duration_in_seconds", into: &buffer, first: &first)
                     number(duration, into: &buffer)
                 }
-                buffer.append(0x7D)
             }
-            buffer.append(0x5D)
         }
         if let tributary = item.tributary {
             member("_tributary", into: &buffer, first: &first)
@@ -229,18 +223,12 @@ public struct JSONFeedWriter: Sendable {
         }
         if !value.related.isEmpty {
             member("related", into: &buffer, first: &first)
-            buffer.append(0x5B)
-            for (index, related) in value.related.enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                buffer.append(0x7B)
-                var firstInner = true
-                member("title", into: &buffer, first: &firstInner)
+            objects(value.related, into: &buffer) { related, buffer, first in
+                member("title", into: &buffer, first: &first)
                 string(related.title, into: &buffer)
-                optional("url", related.url, into: &buffer, first: &firstInner)
-                optional("publisher", related.publisher, into: &buffer, first: &firstInner)
-                buffer.append(0x7D)
+                optional("url", related.url, into: &buffer, first: &first)
+                optional("publisher", related.publisher, into: &buffer, first: &first)
             }
-            buffer.append(0x5D)
         }
         optional("guid", value.guid, into: &buffer, first: &first)
         optional("rights", value.rights, into: &buffer, first: &first)
@@ -250,40 +238,28 @@ public struct JSONFeedWriter: Sendable {
         }
         if !value.links.isEmpty {
             member("links", into: &buffer, first: &first)
-            buffer.append(0x5B)
-            for (index, link) in value.links.enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                buffer.append(0x7B)
-                var firstInner = true
-                member("rel", into: &buffer, first: &firstInner)
+            objects(value.links, into: &buffer) { link, buffer, first in
+                member("rel", into: &buffer, first: &first)
                 string(link.rel, into: &buffer)
-                member("url", into: &buffer, first: &firstInner)
+                member("url", into: &buffer, first: &first)
                 string(link.url, into: &buffer)
-                optional("type", link.type, into: &buffer, first: &firstInner)
-                optional("title", link.title, into: &buffer, first: &firstInner)
-                optional("hreflang", link.hreflang, into: &buffer, first: &firstInner)
+                optional("type", link.type, into: &buffer, first: &first)
+                optional("title", link.title, into: &buffer, first: &first)
+                optional("hreflang", link.hreflang, into: &buffer, first: &first)
                 if let length = link.length {
-                    member("length", into: &buffer, first: &firstInner)
+                    member("length", into: &buffer, first: &first)
                     number(Double(length), into: &buffer)
                 }
-                buffer.append(0x7D)
             }
-            buffer.append(0x5D)
         }
         if !value.categories.isEmpty {
             member("categories", into: &buffer, first: &first)
-            buffer.append(0x5B)
-            for (index, category) in value.categories.enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                buffer.append(0x7B)
-                var firstInner = true
-                member("term", into: &buffer, first: &firstInner)
+            objects(value.categories, into: &buffer) { category, buffer, first in
+                member("term", into: &buffer, first: &first)
                 string(category.term, into: &buffer)
-                optional("scheme", category.scheme, into: &buffer, first: &firstInner)
-                optional("label", category.label, into: &buffer, first: &firstInner)
-                buffer.append(0x7D)
+                optional("scheme", category.scheme, into: &buffer, first: &first)
+                optional("label", category.label, into: &buffer, first: &first)
             }
-            buffer.append(0x5D)
         }
         optional("comments", value.comments, into: &buffer, first: &first)
         optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
@@ -299,19 +275,13 @@ public struct JSONFeedWriter: Sendable {
         }
         if !value.alsoIn.isEmpty {
             member("also_in", into: &buffer, first: &first)
-            buffer.append(0x5B)
-            for (index, reference) in value.alsoIn.enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                buffer.append(0x7B)
-                var firstInner = true
-                member("source", into: &buffer, first: &firstInner)
+            objects(value.alsoIn, into: &buffer) { reference, buffer, first in
+                member("source", into: &buffer, first: &first)
                 string(reference.source.rawValue, into: &buffer)
-                member("id", into: &buffer, first: &firstInner)
+                member("id", into: &buffer, first: &first)
                 string(reference.id, into: &buffer)
-                optional("url", reference.url, into: &buffer, first: &firstInner)
-                buffer.append(0x7D)
+                optional("url", reference.url, into: &buffer, first: &first)
             }
-            buffer.append(0x5D)
         }
         buffer.append(0x7D)
     }
@@ -327,15 +297,27 @@ public struct JSONFeedWriter: Sendable {
     }
 
     private static func authors(_ authors: [FeedItem.Author], into buffer: inout ByteWriter) {
-        buffer.append(0x5B)
-        for (index, author) in authors.enumerated() {
-            if index > 0 { buffer.append(0x2C) }
-            buffer.append(0x7B)
-            var first = true
+        objects(authors, into: &buffer) { author, buffer, first in
             optional("name", author.name, into: &buffer, first: &first)
             optional("url", author.url, into: &buffer, first: &first)
             optional("avatar", author.avatar, into: &buffer, first: &first)
             optional("_email", author.email, into: &buffer, first: &first)
+        }
+    }
+
+    /// An array of objects, each one's members written by `members` (with ``member(_:into:first:)`` and
+    /// ``optional(_:_:into:first:)``, which put the commas between them).
+    private static func objects<Element>(
+        _ elements: [Element],
+        into buffer: inout ByteWriter,
+        _ members: (Element, inout ByteWriter, inout Bool) -> Void
+    ) {
+        buffer.append(0x5B)
+        for (index, element) in elements.enumerated() {
+            if index > 0 { buffer.append(0x2C) }
+            buffer.append(0x7B)
+            var first = true
+            members(element, &buffer, &first)
             buffer.append(0x7D)
         }
         buffer.append(0x5D)

@@ -158,7 +158,8 @@ public enum RFC3339 {
         }
     }
 
-    private static func appendPadded(_ string: inout String, _ value: Int, width: Int) {
+    /// Appends `value` with leading zeros to `width` digits.
+    static func appendPadded(_ string: inout String, _ value: Int, width: Int) {
         let digits = String(value)
         if digits.count < width { string.append(String(repeating: "0", count: width - digits.count)) }
         string.append(digits)

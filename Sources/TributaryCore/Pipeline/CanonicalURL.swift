@@ -40,10 +40,7 @@ public enum CanonicalURL {
                     return nil
                 }
             }
-            switch byte {
-            case 0x21...0x7E where !"\"<>\\^`{|}[]?#".utf8.contains(byte): continue
-            default: return nil
-            }
+            guard URLBytes.isURLByte(byte), !"[]?#".utf8.contains(byte) else { return nil }
         }
         guard hostLength > 0 else { return nil }
         return inHost ? text + "/" : text

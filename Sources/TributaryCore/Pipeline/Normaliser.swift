@@ -116,19 +116,18 @@ public struct Normaliser: Sendable {
     /// would change (no white space, quotes, angle brackets, braces, backslashes, brackets, and every `%` followed
     /// by two hex digits): the usual case, returned by ``absoluteURL(_:base:)`` without parsing.
     static func isPlainWebURL(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.starts(with: "https://".utf8) || utf8.starts(with: "http://".utf8) else { return false }
+        guard URLBytes.hasWebScheme(text) else { return false }
         var percentDigits = 0
-        for byte in utf8 {
+        for byte in text.utf8 {
             if percentDigits > 0 {
                 guard isHexDigit(byte) else { return false }
                 percentDigits -= 1
                 continue
             }
-            switch byte {
-            case UInt8(ascii: "%"): percentDigits = 2
-            case 0x21...0x7E where !"\"<>\\^`{|}[]".utf8.contains(byte): continue
-            default: return false
+            if byte == UInt8(ascii: "%") {
+                percentDigits = 2
+            } else if !URLBytes.isURLByte(byte) || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") {
+                return false
             }
         }
         return percentDigits == 0
