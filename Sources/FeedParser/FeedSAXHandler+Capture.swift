@@ -38,6 +38,14 @@ extension FeedSAXHandler {
             return .html
         case .xhtmlBody:
             return .xhtml
+        case .mediaTitle:
+            // Media RSS says plain by default, but in RSS feeds write HTML there as in an RSS title, and feedparser
+            // reads it so; an explicit type, and Atom (YouTube), keep their text as written.
+            switch attributes.value("type") {
+            case "html": return .html
+            case nil where format != .atom10 && format != .atom03: return .html
+            default: return .text
+            }
         default:
             return .text
         }

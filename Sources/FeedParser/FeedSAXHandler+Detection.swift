@@ -71,6 +71,11 @@ extension FeedSAXHandler {
                 stack[0].kind = .atomFeed
                 format = attributes.value("version") == "0.3" ? .atom03 : .atom10
                 warn("the <feed> element has no Atom namespace; read as Atom anyway")
+            } else if name.lowercased() == "rdf" {
+                // An RSS 1.0 document whose <rdf:RDF> lost its prefix or namespace: its items are still items.
+                format = .rss10
+                stack[0].kind = .rdf
+                warn("the root element <\(name)> is not RDF's <rdf:RDF>; read as RSS 1.0 anyway")
             } else {
                 let uri = namespace.map { " in namespace \(String(cString: $0))" } ?? ""
                 stop(FeedParseError(.notAFeed("the root element is <\(name)>\(uri)")))

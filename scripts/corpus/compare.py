@@ -72,6 +72,8 @@ def theirs(path: Path) -> dict:
             }
         )
     return {
+        # feedparser's empty version with nothing read means it found no feed in the file either.
+        "not_a_feed": not result.get("version") and not entries and not feed.get("title"),
         "feed": {
             "title": plain_title(plain_get(feed, "title"), plain_get(feed, "title_detail")),
             "link": trimmed(plain_get(feed, "link")),
@@ -128,7 +130,10 @@ def ours(path: Path, binary: str) -> dict:
 
 def compare(a: dict, b: dict) -> list[tuple[str, object, object]]:
     if "error" in b:
-        return [("parse failed", None, b["error"])]
+        # Both refusing a file that is not a feed (an XML catalog, an empty file) is agreement.
+        return [] if a["not_a_feed"] else [("parse failed", None, b["error"])]
+    if a["not_a_feed"]:
+        return [("read a feed feedparser does not see", None, b["feed"])]
     problems = []
     for key, value in a["feed"].items():
         if value != b["feed"].get(key):
