@@ -13,6 +13,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
             "FeedParser",
             "HTMLSanitizer",
             "CZlib",
+            "NetworkFailure",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -42,6 +43,7 @@ let adapters: [(name: String, dependencies: [Target.Dependency], testDependencie
         [
             "FeedParser",
             "HTMLSanitizer",
+            "NetworkFailure",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -150,6 +152,7 @@ let package = Package(
                 "FeedParser",
                 "HTMLSanitizer",
                 "SQLiteStore",
+                "NetworkFailure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -166,6 +169,15 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
         ),
         .target(name: "AdapterConformance", dependencies: ["TributaryCore"]),
+        // Network failures (resolver, errno, TLS) in words, for the HTTP and push adapters and `simulate`.
+        .target(
+            name: "NetworkFailure",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The default ItemStore of digest, summary and watch: `.tributary/state.sqlite` beside feeds.json.
         .target(name: "SQLiteStore", dependencies: ["TributaryCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // `scripts/bench-push.sh`: items per second and latency of the push path (a benchmark, not a test).

@@ -19,8 +19,9 @@ enum PushConnectionError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url):
             "\"\(url)\" is not a ws:// or wss:// URL with a host"
-        case .cannotConnect(let host, let port, let detail):
-            "could not connect to \(host) port \(port): \(detail)"
+        case .cannotConnect(_, _, let detail):
+            // The detail names the host and port (NetworkFailure's words).
+            detail
         case .closedDuringHandshake:
             "the server closed the connection during the WebSocket handshake; check that the URL is the push endpoint"
         case .upgradeRefused(let status):

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NetworkFailure
 
 /// The WebSocket transport: a client of our own on SwiftNIO (TCP, and TLS for `wss://`), with the handshake and
 /// the framing in ``WebSocketHandshake`` and ``WebSocketFrameReader``.
@@ -43,7 +44,7 @@ struct WebSocketPushTransport: PushTransport {
             throw PushConnectionError.cannotConnect(
                 host: endpoint.host,
                 port: endpoint.port,
-                detail: Self.tlsFailure(error)
+                detail: Self.connectFailure(error, endpoint)
             )
         }
         try Task.checkCancellation()
@@ -79,18 +80,6 @@ struct WebSocketPushTransport: PushTransport {
     }
 
     /// A TLS failure in words: a server that is not TLS on that port, or a certificate that was not accepted.
-    private static func tlsFailure(_ error: NIOSSLError) -> String {
-        let text = "\(error)"
-        if text.contains("EOF during handshake") || text.contains("WRONG_VERSION_NUMBER") {
-            return
-                "the TLS handshake failed: the server closed it or does not speak TLS on this port (ws:// instead of wss://?)"
-        }
-        if text.lowercased().contains("certificate") {
-            return "the server's TLS certificate was not accepted (\(text))"
-        }
-        return "the TLS handshake failed (\(text))"
-    }
-
     private func open(_ endpoint: WebSocketEndpoint) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         let tls = endpoint.secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let serverName =
@@ -113,7 +102,7 @@ struct WebSocketPushTransport: PushTransport {
             throw PushConnectionError.cannotConnect(
                 host: endpoint.host,
                 port: endpoint.port,
-                detail: Self.connectFailure(error)
+                detail: Self.connectFailure(error, endpoint)
             )
         }
     }
@@ -192,25 +181,8 @@ struct WebSocketPushTransport: PushTransport {
     }
 
     /// A connect failure in words: refused, timed out, a name that does not resolve.
-    private static func connectFailure(_ error: any Error) -> String {
-        if let error = error as? NIOConnectionError {
-            if error.dnsAAAAError != nil || error.dnsAError != nil, error.connectionErrors.isEmpty {
-                return "the host name could not be resolved; check the URL"
-            }
-            if let first = error.connectionErrors.first { return connectFailure(first.error) }
-        }
-        if let error = error as? ChannelError, case .connectTimeout = error {
-            return "no answer within the connect timeout"
-        }
-        if let error = error as? IOError {
-            switch error.errnoCode {
-            case 111: return "connection refused; check that the server is running"
-            case 113, 101: return "no route to the host"
-            case 110: return "the connection timed out"
-            default: break
-            }
-        }
-        if let error = error as? NIOSSLError { return tlsFailure(error) }
-        return "\(error)"
+    private static func connectFailure(_ error: any Error, _ endpoint: WebSocketEndpoint) -> String {
+        NetworkFailure.describe(error, host: endpoint.host, port: endpoint.port)
+            ?? "could not connect to \(endpoint.host):\(endpoint.port) (\(error))"
     }
 }

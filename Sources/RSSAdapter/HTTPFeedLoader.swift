@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NetworkFailure
 import TributaryCore
 
 /// Downloads a feed over HTTP(S) with async-http-client and streams the body into a ``FeedStreamConsumer``.
@@ -219,10 +220,15 @@ struct HTTPFeedLoader {
         let sourceID = reader.sourceID
         let settings = reader.settings
         let location = url.absoluteString
+        let host = url.host ?? location
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
         guard let httpError = error as? HTTPClientError else {
+            let detail =
+                NetworkFailure.describe(error, host: host, port: port)
+                ?? "the connection to \(host):\(port) failed (\(error))"
             return SourceError(
                 sourceID: sourceID,
-                reason: .connection(url: location, detail: "\(error)"),
+                reason: .connection(url: location, detail: detail),
                 underlying: error
             )
         }
@@ -233,12 +239,22 @@ struct HTTPFeedLoader {
         case .connectTimeout:
             reason = .connection(
                 url: location,
-                detail: "no connection within \(DurationFormat.string(FeedFetchSettings.connectTimeout))"
+                detail:
+                    "\(host):\(port) did not accept the connection within \(DurationFormat.string(FeedFetchSettings.connectTimeout)) (offline, or blocked?)"
             )
         case .cancelled:
             return CancellationError()
+        case .remoteConnectionClosed:
+            reason = .connection(url: location, detail: "\(host):\(port) closed the connection before answering")
+        case .bodyLengthMismatch:
+            reason = .connection(url: location, detail: "the response's length does not match its Content-Length")
+        case .emptyHost, .emptyScheme, .invalidURL:
+            reason = .connection(url: location, detail: "not an http:// or https:// URL with a host; check the URL")
         default:
-            reason = .connection(url: location, detail: "\(httpError)")
+            reason = .connection(
+                url: location,
+                detail: NetworkFailure.describe(error, host: host, port: port) ?? "the request failed (\(httpError))"
+            )
         }
         return SourceError(sourceID: sourceID, reason: reason, underlying: error)
     }

@@ -228,7 +228,8 @@ public actor SQLiteStore: ItemStore {
             lastSuccess: (row["last_success"] as Double?).map(Date.init(timeIntervalSince1970:)),
             consecutiveFailures: row["consecutive_failures"],
             lastError: row["last_error"],
-            nextRetry: (row["next_retry"] as Double?).map(Date.init(timeIntervalSince1970:))
+            nextRetry: (row["next_retry"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            entry: row["entry"]
         )
     }
 
@@ -236,22 +237,28 @@ public actor SQLiteStore: ItemStore {
     ///
     /// `.succeeded` resets the failure count and makes the items this run saved for the source its current items;
     /// `.notModified` resets the failure count and keeps the current items; `.failed` counts a failure and sets the
-    /// next retry by `policy` (at least the failure's `retryAfter`); `.skipped` changes nothing.
+    /// next retry by `policy` (at least the failure's `retryAfter`); `.skipped` changes nothing. A failure under an
+    /// `entry` other than the recorded one counts from zero: the entry was edited, its old failures are not its own.
     /// - Returns: the source's health after the outcome.
     @discardableResult
     public func recordOutcome(
         _ outcome: SourceHealth.Outcome,
         for source: SourceID,
         at date: Date,
-        policy: RetryPolicy = RetryPolicy()
+        policy: RetryPolicy = RetryPolicy(),
+        entry: String? = nil
     ) async throws -> SourceHealth {
         let run = try await currentRun(at: date)
         var health = try await health(for: source)
+        if let entry, health.entry != entry, outcome != .skipped {
+            if health.entry != nil { health.consecutiveFailures = 0 }
+            health.entry = entry
+        }
         switch outcome {
         case .skipped:
             return health
         case .succeeded, .notModified:
-            health = SourceHealth(lastAttempt: date, lastSuccess: date)
+            health = SourceHealth(lastAttempt: date, lastSuccess: date, entry: health.entry)
         case .failed(let reason, let retryAfter):
             health.lastAttempt = date
             health.consecutiveFailures += 1
@@ -266,16 +273,17 @@ public actor SQLiteStore: ItemStore {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO health (source, last_attempt, last_success, consecutive_failures, last_error, next_retry)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO health (source, last_attempt, last_success, consecutive_failures, last_error, next_retry,
+                        entry)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (source) DO UPDATE SET last_attempt = excluded.last_attempt,
                         last_success = excluded.last_success, consecutive_failures = excluded.consecutive_failures,
-                        last_error = excluded.last_error, next_retry = excluded.next_retry
+                        last_error = excluded.last_error, next_retry = excluded.next_retry, entry = excluded.entry
                     """,
                 arguments: [
                     source.rawValue, record.lastAttempt?.timeIntervalSince1970,
                     record.lastSuccess?.timeIntervalSince1970, record.consecutiveFailures, record.lastError,
-                    record.nextRetry?.timeIntervalSince1970,
+                    record.nextRetry?.timeIntervalSince1970, record.entry,
                 ]
             )
             if outcome == .succeeded {

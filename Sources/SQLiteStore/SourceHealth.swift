@@ -12,6 +12,9 @@ public struct SourceHealth: Sendable, Equatable {
     public var lastError: String?
     /// Runs before this time skip the source and serve its stored items; `nil` when it may run now.
     public var nextRetry: Date?
+    /// The fingerprint of the feeds.json entry the record was made under (``SourceConfiguration/fingerprint``);
+    /// `nil` when unknown (a store from before it was recorded).
+    public var entry: String?
 
     /// Creates a health record; the default is a source with no history.
     public init(
@@ -19,18 +22,22 @@ public struct SourceHealth: Sendable, Equatable {
         lastSuccess: Date? = nil,
         consecutiveFailures: Int = 0,
         lastError: String? = nil,
-        nextRetry: Date? = nil
+        nextRetry: Date? = nil,
+        entry: String? = nil
     ) {
         self.lastAttempt = lastAttempt
         self.lastSuccess = lastSuccess
         self.consecutiveFailures = consecutiveFailures
         self.lastError = lastError
         self.nextRetry = nextRetry
+        self.entry = entry
     }
 
-    /// Whether a run at `date` should skip the source (it is backing off).
-    public func isBackingOff(at date: Date) -> Bool {
+    /// Whether a run at `date` should skip the source (it is backing off). A source whose feeds.json entry is no
+    /// longer the one it failed under (`entry`, when both are known) was edited to fix it: it runs at once.
+    public func isBackingOff(at date: Date, entry current: String? = nil) -> Bool {
         guard let nextRetry else { return false }
+        if let current, let entry, current != entry { return false }
         return date < nextRetry
     }
 

@@ -6,7 +6,7 @@ import GRDB
 /// GRDB's migration table still sees how new a file is. Times are `REAL` seconds since 1970 (exact `Date`s).
 enum StoreSchema {
     /// The `user_version` the newest migration sets.
-    static let userVersion = 1
+    static let userVersion = 2
 
     /// The migrator with every migration, oldest first.
     static var migrator: DatabaseMigrator {
@@ -52,6 +52,11 @@ enum StoreSchema {
                     PRAGMA user_version = 1;
                     """
             )
+        }
+        // The feeds.json entry (its fingerprint) each health record was made under: a source whose entry changed
+        // since its failures starts with a clean slate instead of backing off.
+        migrator.registerMigration("v2-health-entry") { db in
+            try db.execute(sql: "ALTER TABLE health ADD COLUMN entry TEXT; PRAGMA user_version = 2;")
         }
         return migrator
     }

@@ -23,6 +23,8 @@ struct AggregationRun {
     var since: SinceOption?
     /// How failing sources back off across runs.
     var retryPolicy = RetryPolicy()
+    /// `--retry-failed`: run the sources that are backing off now.
+    var retryFailed = false
 
     /// What a run produced: the pipeline's result and the digest built from it.
     struct Outcome {
@@ -80,7 +82,8 @@ struct AggregationRun {
         let store: any ItemStore = persistent.map { $0 as any ItemStore } ?? InMemoryItemStore()
         let startedAt = now()
         let savedStates = try await persistent?.checkpoints() ?? [:]
-        let backingOff = try await backingOffSources(in: persistent, at: startedAt)
+        let entries = Dictionary(configuration.sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let backingOff = try await backingOffSources(in: persistent, at: startedAt, entries: entries)
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,
@@ -112,7 +115,8 @@ struct AggregationRun {
                     outcome,
                     for: status.sourceID,
                     at: generatedAt,
-                    policy: retryPolicy
+                    policy: retryPolicy,
+                    entry: entries[status.sourceID]?.fingerprint
                 )
                 health[status.sourceID] = DigestBuilder.Health(
                     consecutiveFailures: record.consecutiveFailures,
@@ -143,19 +147,41 @@ struct AggregationRun {
         return outcome
     }
 
-    /// Stand-ins for the sources that are backing off at `date`, each with its current stored items.
-    private func backingOffSources(in persistent: SQLiteStore?, at date: Date) async throws -> [SourceID: BackoffSource]
-    {
-        guard let persistent else { return [:] }
+    /// Stand-ins for the sources that are backing off at `date`, each with its current stored items. None with
+    /// `--retry-failed`; none for a source whose entry changed since it failed (it was edited to fix it).
+    private func backingOffSources(
+        in persistent: SQLiteStore?,
+        at date: Date,
+        entries: [SourceID: SourceConfiguration]
+    ) async throws -> [SourceID: BackoffSource] {
+        guard let persistent, !retryFailed else { return [:] }
         var result: [SourceID: BackoffSource] = [:]
-        for (id, health) in try await persistent.allHealth() where health.isBackingOff(at: date) {
+        for (id, health) in try await persistent.allHealth() {
+            guard health.isBackingOff(at: date, entry: entries[id]?.fingerprint), let nextRetry = health.nextRetry
+            else { continue }
             let items = try await persistent.currentItems(from: id).map(\.item)
             let runs = health.consecutiveFailures
-            var reason = "not fetched: backing off after \(runs) failed run\(runs == 1 ? "" : "s")"
+            var reason =
+                "not fetched: backing off after \(runs) failed run\(runs == 1 ? "" : "s"); "
+                + "next try \(Self.when(nextRetry, from: date, in: configuration.timeZone)), or now with --retry-failed"
             if let lastError = health.lastError { reason += " (last: \(lastError))" }
             result[id] = BackoffSource(id: id, items: items, reason: reason)
         }
         return result
+    }
+
+    /// "at 14:05 (in 12 min)", or with the day when it is not today.
+    static func when(_ date: Date, from now: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = calendar.isDate(date, inSameDayAs: now) ? "HH:mm" : "d MMM HH:mm"
+        let time = formatter.string(from: date)
+        let minutes = max(1, Int((date.timeIntervalSince(now) / 60).rounded(.up)))
+        let wait = minutes < 120 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+        return "at \(time) (in \(wait))"
     }
 
     /// How a source's final status counts for its health.
@@ -198,7 +224,8 @@ extension AggregationRun {
             now: RunClock.now(),
             storeURL: state.storeURL(for: configuration),
             lockTimeout: state.lockTimeout,
-            since: since
+            since: since,
+            retryFailed: state.retryFailed
         )
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NetworkFailure
 import PushAdapter
 import TributaryCore
 
@@ -63,7 +64,10 @@ struct SimulateCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            StandardError.write("tributary: simulate: \(error)")
+            let detail =
+                NetworkFailure.describeListening(error, host: "127.0.0.1", port: port)
+                ?? "could not listen on 127.0.0.1:\(port) (\(error))"
+            StandardError.write("tributary: simulate: \(detail)")
             throw CLIExit.usage
         }
     }

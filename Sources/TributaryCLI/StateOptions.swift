@@ -16,6 +16,12 @@ struct StateOptions: ParsableArguments {
     @Flag(name: .customLong("no-state"), help: "Keep everything in memory: read and write no state store.")
     var noState = false
 
+    @Flag(
+        name: .customLong("retry-failed"),
+        help: "Fetch the sources that are backing off after failed runs now, instead of serving their stored items."
+    )
+    var retryFailed = false
+
     @Option(
         name: .customLong("state-timeout"),
         help: "How long to wait for another run that is using the state store (e.g. 30s, 2m)."

@@ -32,6 +32,12 @@ public struct TributaryCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// `tributary` alone is a command line without a command: the help, on standard error, and exit 2.
+    public func run() async throws {
+        StandardError.write(Self.helpMessage())
+        throw CLIExit.usage
+    }
 }
 
 /// The version `tributary --version` prints.

@@ -35,8 +35,13 @@ public enum TributaryMain {
     /// Runs one command line and returns its exit code, printing what the command prints. Used by ``run(sources:)``
     /// and by tests.
     public static func execute(_ arguments: [String]) async -> Int32 {
+        var command: any ParsableCommand
         do {
-            var command = try TributaryCommand.parseAsRoot(arguments)
+            command = try TributaryCommand.parseAsRoot(arguments)
+        } catch {
+            return report(error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -44,8 +49,21 @@ public enum TributaryMain {
             }
             return 0
         } catch {
-            return report(error)
+            return reportFailedRun(error)
         }
+    }
+
+    /// A command that parsed but failed while running: its message alone, never the usage text that belongs to a
+    /// command line that did not parse.
+    private static func reportFailedRun(_ error: any Error) -> Int32 {
+        if let exitCode = error as? ExitCode { return exitCode.rawValue }
+        if let validation = error as? ValidationError {
+            StandardError.write("tributary: \(validation.message)")
+            return CLIExit.usage.rawValue
+        }
+        if error is CleanExit { return report(error) }
+        StandardError.write("tributary: \(TributaryCommand.message(for: error))")
+        return CLIExit.sourceFailed.rawValue
     }
 
     private static func report(_ error: any Error) -> Int32 {

@@ -21,9 +21,10 @@ struct ValidateCommand: AsyncParsableCommand {
         let registry = SourceRegistry(TributaryMain.sources)
         let configuration = try options.loadConfiguration(registry: registry)
         let enabled = configuration.enabledSources.count
+        let count = configuration.sources.count
         var lines = [
-            "\(options.configPath): valid, \(configuration.sources.count) sources"
-                + (enabled == configuration.sources.count ? "" : " (\(enabled) enabled)")
+            "\(options.configPath) is valid: \(count) source\(count == 1 ? "" : "s")"
+                + (enabled == count ? "" : " (\(enabled) enabled)")
         ]
         for source in configuration.sources {
             lines.append("  \(source.id) (\(source.kind))\(source.enabled ? "" : ", disabled")")

@@ -64,7 +64,7 @@ import TributaryCore
         let mode = try await queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let version = try await queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == 1)
+        #expect(version == 2)
     }
 
     @Test func currentItemsAreThoseOfTheLastSuccessfulRunAndAFailedRunDoesNotShrinkThem() async throws {
@@ -99,6 +99,38 @@ import TributaryCore
         #expect(try await store.currentItems(from: "news").map(\.item.id) == ["b", "c"])
         #expect(try await store.currentItems(from: "other").isEmpty)
         #expect(try await store.items().map(\.item.id) == ["a", "b", "c", "d"])
+    }
+
+    /// Health is kept with the fingerprint of the entry it was recorded under: failures under an older entry do
+    /// not count for the edited one, which is not backing off.
+    @Test func anEditedEntryStartsWithACleanSlate() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await SQLiteStore.open(at: directory.storeURL)
+        let policy = RetryPolicy(base: .seconds(600), cap: .seconds(3600))
+        for _ in 0..<2 {
+            try await store.recordOutcome(
+                .failed(reason: "x", retryAfter: nil),
+                for: "s",
+                at: Self.t0,
+                policy: policy,
+                entry: "old"
+            )
+        }
+        let health = try await store.health(for: "s")
+        #expect(health.entry == "old")
+        #expect(health.isBackingOff(at: Self.t0, entry: "old"))
+        #expect(!health.isBackingOff(at: Self.t0, entry: "new"))
+        let edited = try await store.recordOutcome(
+            .failed(reason: "y", retryAfter: nil),
+            for: "s",
+            at: Self.t0,
+            policy: policy,
+            entry: "new"
+        )
+        #expect(edited.consecutiveFailures == 1)
+        #expect(edited.entry == "new")
+        #expect(!edited.isBackingOff(at: Self.t0, entry: "new"))
+        try await store.close()
     }
 
     @Test func healthCountsFailuresBacksOffExponentiallyAndResetsOnSuccess() async throws {
@@ -204,7 +236,7 @@ import TributaryCore
         }
         #expect(
             error?.reason
-                == .newerVersion(unknownMigrations: ["v9-from-the-future"], userVersion: 1, supportedVersion: 1)
+                == .newerVersion(unknownMigrations: ["v9-from-the-future"], userVersion: 2, supportedVersion: 2)
         )
         let message = error?.description ?? ""
         #expect(message.contains(directory.storeURL.path))
@@ -224,7 +256,7 @@ import TributaryCore
         let error = await #expect(throws: SQLiteStoreError.self) {
             _ = try await SQLiteStore.open(at: directory.storeURL)
         }
-        #expect(error?.reason == .newerVersion(unknownMigrations: [], userVersion: 7, supportedVersion: 1))
+        #expect(error?.reason == .newerVersion(unknownMigrations: [], userVersion: 7, supportedVersion: 2))
         #expect(error?.description.contains("schema version 7") == true)
         #expect(try directory.snapshot() == before)
     }

@@ -138,7 +138,7 @@ import TributaryCore
         try workspace.write("feeds.json", Self.healthyConfig)
         let result = try TributaryProcess.run(["validate"], in: workspace.url)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("feeds.json: valid, 2 sources"))
+        #expect(result.standardOutput.contains("feeds.json is valid: 2 sources"))
         #expect(result.standardOutput.contains("news (json-file)"))
     }
 

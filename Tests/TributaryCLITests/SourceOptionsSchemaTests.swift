@@ -56,6 +56,28 @@ private struct EveryTypeSource: Source {
         }
     }
 
+    /// The keys each built-in adapter's code reads (its `Options` decoded from its example, every key it asks
+    /// for recorded) are exactly the options its documentation lists, and so feeds.schema.json (held to the
+    /// documentation above) and `validate`'s unknown-key check (which uses the documentation).
+    @Test(arguments: BuiltInSources.all.map { $0.kind })
+    func everyKeyTheCodeReadsIsDocumentedAndEveryDocumentedKeyIsRead(_ kind: String) throws {
+        let type = try #require(BuiltInSources.all.first { $0.kind == kind })
+        let entry = try JSONDecoder().decode(JSONValue.self, from: Data(type.documentation.example.utf8))
+        let read = SourceRegistry.optionKeys(readBy: type, from: entry)
+        let topLevel = Set(read.filter { !$0.contains(".") }).subtracting(SourceConfiguration.commonKeys)
+        let documented = Set(type.documentation.options.map(\.name))
+        #expect(topLevel == documented, "read by the code: \(topLevel.sorted()); documented: \(documented.sorted())")
+        for path in read where path.contains(".") {
+            let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+            let option = try #require(type.documentation.options.first { $0.name == parts[0] }, "\(path)")
+            if parts[1] == "*" {
+                #expect(option.type == .object && option.properties.isEmpty, "\(path) reads any key")
+            } else {
+                #expect(option.properties.contains { $0.name == parts[1] }, "\(path) is read but not documented")
+            }
+        }
+    }
+
     @Test(arguments: [("json-file", "jsonFileOptions"), ("google-news", "googleNewsOptions"), ("exec", "execOptions")])
     func namesDefinitionsAfterTheKind(_ kind: String, _ name: String) {
         #expect(SourceOptionsSchema.definitionName(forKind: kind) == name)

@@ -45,6 +45,7 @@ import TributaryCore
             at date: Date,
             since: SinceOption? = nil,
             configuration: FeedsConfiguration? = nil,
+            retryFailed: Bool = false,
             deliver: (AggregationRun.Outcome) async throws -> Void = { _ in }
         ) async throws -> AggregationRun.Outcome {
             let run = AggregationRun(
@@ -54,7 +55,8 @@ import TributaryCore
                 now: { date },
                 storeURL: storeURL,
                 lockTimeout: .seconds(5),
-                since: since
+                since: since,
+                retryFailed: retryFailed
             )
             return try await run.run(
                 progress: ProgressReporter(live: false, quiet: true, write: { _ in }),
@@ -135,6 +137,40 @@ import TributaryCore
         #expect(healed.digest.sources.first?.state == .ok)
         #expect(healed.digest.sources.first?.health == nil)
         #expect(Self.titles(healed.digest) == ["Item a", "Item b", "Item c", "Item n"])
+    }
+
+    /// The edit-and-retry loop: a backing-off source says when it is tried next; `--retry-failed` tries it now;
+    /// and a source whose feeds.json entry was edited (to fix it) is not held back by its old failures.
+    @Test func aFixedSourceIsTriedAtOnceAndRetryFailedTriesNow() async throws {
+        let setup = try Setup(["news"])
+        try setup.workspace.write("news.json", "not json")
+        _ = try await setup.run(at: Self.t0)
+        _ = try await setup.run(at: Self.t0.addingTimeInterval(60))
+        try setup.feed("news", ["a"])
+        let skipped = try await setup.run(at: Self.t0.addingTimeInterval(120))
+        let reason = try #require(skipped.digest.sources.first?.reason)
+        #expect(reason.contains("next try at 07:16 (in 14 min), or now with --retry-failed"), "\(reason)")
+
+        let retried = try await setup.run(at: Self.t0.addingTimeInterval(180), retryFailed: true)
+        #expect(retried.digest.sources.first?.state == .ok)
+        #expect(Self.titles(retried.digest) == ["Item a"])
+
+        // Failing again twice, then the entry is edited: the next run fetches it without waiting.
+        try setup.workspace.write("news.json", "not json")
+        _ = try await setup.run(at: Self.t0.addingTimeInterval(240))
+        _ = try await setup.run(at: Self.t0.addingTimeInterval(300))
+        try setup.feed("fixed", ["b"])
+        try setup.workspace.write(
+            "feeds.json",
+            #"{ "timeZone": "UTC", "sources": [ { "id": "news", "kind": "json-file", "path": "fixed.json" } ] }"#
+        )
+        let edited = try ConfigurationLoader.load(
+            contentsOf: setup.workspace.url.appendingPathComponent("feeds.json"),
+            registry: setup.registry
+        )
+        let fixed = try await setup.run(at: Self.t0.addingTimeInterval(360), configuration: edited)
+        #expect(fixed.digest.sources.first?.state == .ok)
+        #expect(Self.titles(fixed.digest).contains("Item b"))
     }
 
     @Test func checkpointsReachTheSourcesOfTheNextRun() async throws {

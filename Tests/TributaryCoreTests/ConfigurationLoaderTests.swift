@@ -305,7 +305,16 @@ import TributaryCore
                     sourceID: "reading-list",
                     key: "path",
                     reason: .missingKey(example: "\"…\"")
-                )
+                ),
+                // The key written instead is reported too, in the same run.
+                ConfigurationError(
+                    file: "feeds.json",
+                    line: 3,
+                    column: 50,
+                    sourceID: "reading-list",
+                    key: "file",
+                    reason: .unknownKey("file", suggestion: "title")
+                ),
             ]
         )
         #expect(
@@ -360,6 +369,35 @@ import TributaryCore
         )
         #expect(found.first?.description == #"feeds.json:2:3: "titel": unknown key; did you mean "title"?"#)
         #expect(errors(#"{"colour": 1, "sources": []}"#).first?.reason == .unknownKey("colour", suggestion: nil))
+    }
+
+    /// A typo inside a source entry is an error at its key with the nearest known key (common or the kind's own),
+    /// never silently ignored; every such key of every source is reported in one run.
+    @Test func unknownKeysInsideASourceAreReportedWithTheNearestKnownKey() {
+        let text = """
+            {
+              "sources": [
+                { "id": "a", "kind": "rss", "url": "https://a.example/feed", "enable": false, "maxItem": 3 },
+                { "id": "b", "kind": "rss", "urll": "https://b.example/feed", "colour": "red" }
+              ]
+            }
+            """
+        let thrown = #expect(throws: ConfigurationErrors.self) { try load(text) }
+        // In file order: source b's missing url (at its entry) comes before its misspelt key.
+        #expect(
+            thrown?.errors.map(\.reason) == [
+                .unknownKey("enable", suggestion: "enabled"),
+                .unknownKey("maxItem", suggestion: "maxItems"),
+                .missingKey(example: "\"…\""),
+                .unknownKey("urll", suggestion: "url"),
+                .unknownKey("colour", suggestion: nil),
+            ]
+        )
+        #expect(thrown?.errors.map(\.key) == ["enable", "maxItem", "url", "urll", "colour"])
+        #expect(
+            thrown?.errors.first?.description
+                == #"feeds.json:3:66: source 'a': "enable": unknown key; did you mean "enabled"?"#
+        )
     }
 
     @Test func reportsEveryProblemInFileOrder() {

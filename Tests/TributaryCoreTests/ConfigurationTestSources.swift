@@ -75,7 +75,11 @@ enum ConfigurationTestSources {
             var geo: String?
         }
         static let kind = "google-news"
-        static let documentation = SourceDocumentation(summary: "Google News for tests.", options: [], example: "{}")
+        static let documentation = SourceDocumentation(
+            summary: "Google News for tests.",
+            options: ["hl", "gl", "ceid", "search", "topic", "geo"].map { .init($0, .string, help: "A parameter.") },
+            example: "{}"
+        )
         let id: SourceID
 
         init(id: SourceID, options: Options, context: SourceContext) throws {
@@ -99,7 +103,20 @@ enum ConfigurationTestSources {
             var listen: String?
         }
         static let kind = "push"
-        static let documentation = SourceDocumentation(summary: "Push for tests.", options: [], example: "{}")
+        static let documentation = SourceDocumentation(
+            summary: "Push for tests.",
+            options: [
+                .init("url", .string, help: "The ws:// URL."),
+                .init(
+                    "simulate",
+                    .object,
+                    help: "The simulator.",
+                    properties: [.init("seed", .integer, help: "A seed."), .init("rate", .number, help: "A rate.")]
+                ),
+                .init("listen", .duration, help: "The listen window."),
+            ],
+            example: "{}"
+        )
         let id: SourceID
 
         init(id: SourceID, options: Options, context: SourceContext) throws {

@@ -110,6 +110,8 @@ import TributaryCore
         let common = try #require(source["properties"]?.objectValue)
         #expect(Set(common.keys) == SourceConfiguration.commonKeys)
         #expect(source["required"] == .array([.string("id"), .string("kind")]))
+        // A misspelt key inside a source ("enable") is an error in editors as in `validate`.
+        #expect(source["unevaluatedProperties"] == .bool(false))
         // Every property says what it is for, so editors have hover text.
         for (key, property) in topLevel.merging(common, uniquingKeysWith: { a, _ in a }) {
             #expect(property["description"]?.stringValue?.isEmpty == false, "\(key) has no description")

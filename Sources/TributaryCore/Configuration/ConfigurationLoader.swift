@@ -315,9 +315,47 @@ private struct Reader {
             if element["kind"] == nil {
                 fail(element.position, sourceID: sourceID, key: "kind", reason: .missingKey(example: #""rss""#))
             }
+            if let type = registry.sourceType(forKind: source.kind) {
+                checkKeys(members, of: type.documentation, sourceID: sourceID)
+            }
             sources.append(source)
         }
         return sources
+    }
+
+    /// Reports every key of a source entry that neither the common keys nor the kind's options know (`"enable"`,
+    /// `"urll"`), with the nearest known key; inside an object option with documented properties, its keys too.
+    private mutating func checkKeys(
+        _ members: [LocatedJSON.Member],
+        of documentation: SourceDocumentation,
+        sourceID: SourceID?
+    ) {
+        let options = Dictionary(documentation.options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let known = SourceConfiguration.commonKeys.sorted() + documentation.options.map(\.name)
+        for member in members {
+            guard let option = options[member.key] else {
+                if SourceConfiguration.commonKeys.contains(member.key) { continue }
+                let suggestion = closest(to: member.key, in: known, caseInsensitive: true)
+                fail(
+                    member.keyPosition,
+                    sourceID: sourceID,
+                    key: member.key,
+                    reason: .unknownKey(member.key, suggestion: suggestion)
+                )
+                continue
+            }
+            guard !option.properties.isEmpty, let inner = member.value.members else { continue }
+            let names = option.properties.map(\.name)
+            for field in inner where !names.contains(field.key) {
+                let suggestion = closest(to: field.key, in: names, caseInsensitive: true)
+                fail(
+                    field.keyPosition,
+                    sourceID: sourceID,
+                    key: "\(member.key).\(field.key)",
+                    reason: .unknownKey(field.key, suggestion: suggestion)
+                )
+            }
+        }
     }
 
     // MARK: - Values

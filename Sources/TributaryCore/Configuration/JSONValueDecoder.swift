@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Decodes a `Decodable` straight from a ``JSONValue``, for adapter options.
 ///
@@ -133,15 +134,41 @@ private struct IndexKey: CodingKey {
     }
 }
 
+extension JSONValueDecoder {
+    /// The keys an `Options` type asks for while it is decoded, as dotted paths (`url`, `simulate.seed`; `env.*`
+    /// when it reads whatever keys an object has): what the code accepts, for the test that holds the documentation
+    /// and feeds.schema.json to it.
+    final class KeyLog: Sendable {
+        private let keys = Mutex<Set<String>>([])
+
+        var recorded: Set<String> { keys.withLock { $0 } }
+
+        func record(_ path: [any CodingKey], _ key: String) {
+            let prefix = path.filter { $0.intValue == nil }.map(\.stringValue)
+            keys.withLock { _ = $0.insert((prefix + [key]).joined(separator: ".")) }
+        }
+    }
+
+    /// Where ``KeyedContainer`` records the keys asked for, when a caller set one.
+    @TaskLocal static var keyLog: KeyLog?
+}
+
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
     let codingPath: [any CodingKey]
 
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        JSONValueDecoder.keyLog?.record(codingPath, "*")
+        return object.keys.compactMap { Key(stringValue: $0) }
+    }
 
-    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool {
+        JSONValueDecoder.keyLog?.record(codingPath, key.stringValue)
+        return object[key.stringValue] != nil
+    }
 
     func decodeNil(forKey key: Key) throws -> Bool {
+        JSONValueDecoder.keyLog?.record(codingPath, key.stringValue)
         if case .null = try member(key) { return true }
         return false
     }
@@ -167,7 +194,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        JSONValueDecoder.keyLog?.record(codingPath, key.stringValue)
+        return try JSONValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -193,7 +221,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try JSONValueDecoder.unbox(member(key), as: type, codingPath: codingPath + [key])
+        JSONValueDecoder.keyLog?.record(codingPath, key.stringValue)
+        return try JSONValueDecoder.unbox(member(key), as: type, codingPath: codingPath + [key])
     }
 }
 

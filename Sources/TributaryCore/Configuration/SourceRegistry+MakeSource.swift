@@ -25,6 +25,18 @@ extension SourceRegistry {
         return try Self.makeSource(type, for: source, context: context)
     }
 
+    /// The option keys `type`'s `Options` reads when it decodes `entry`, as dotted paths (`simulate.seed`, and
+    /// `env.*` for an object whose keys are free): what the code accepts, which the adapter's documentation (and
+    /// so feeds.schema.json and `validate`) must list exactly. Decoding errors are ignored.
+    public static func optionKeys(readBy type: any Source.Type, from entry: JSONValue) -> Set<String> {
+        func keys<S: Source>(_ type: S.Type) -> Set<String> {
+            let log = JSONValueDecoder.KeyLog()
+            JSONValueDecoder.$keyLog.withValue(log) { _ = try? JSONValueDecoder.decode(S.Options.self, from: entry) }
+            return log.recorded
+        }
+        return keys(type)
+    }
+
     // MARK: - Private
 
     /// Opens the existential so that `S.Options` can be named.
@@ -170,6 +182,10 @@ func jsonText(_ value: JSONValue) -> String {
 }
 
 extension SourceConfiguration {
+    /// A short, stable fingerprint of the whole entry (its keys sorted, so layout and key order do not count):
+    /// the state store keeps it with the source's health, so an edited entry starts with a clean slate.
+    public var fingerprint: String { StableHash.hex(of: jsonText(entry)) }
+
     /// Where the entry starts, when known.
     var entryPosition: JSONPosition? {
         line.map { JSONPosition(line: $0, column: column ?? 1) }
