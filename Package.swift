@@ -216,7 +216,9 @@ let package = Package(
             name: "TributaryCLITests",
             dependencies: [
                 "TributaryCLI", "TributaryCore", "tributary", "FeedParser", "SQLiteStore", "TestSupport",
+                "NetworkFailure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
