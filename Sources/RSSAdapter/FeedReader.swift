@@ -106,7 +106,15 @@ public struct FeedReader: Sendable {
             guard let hostLimiter else { return try await load() }
             do {
                 // The timeout counts from the start of the request, not from the start of the wait for a turn.
+                let queued = ContinuousClock.now
                 result = try await hostLimiter.withPermit(for: host) {
+                    let waited = ContinuousClock.now - queued
+                    if waited > .milliseconds(10) {
+                        logger.debug(
+                            "waited for a turn at the host",
+                            metadata: ["host": "\(host)", "waited": "\(DurationFormat.string(waited))"]
+                        )
+                    }
                     do {
                         return try await load()
                     } catch let error as SourceError {

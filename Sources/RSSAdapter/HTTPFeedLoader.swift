@@ -40,6 +40,9 @@ struct HTTPFeedLoader {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
+    /// Discards async-http-client's log messages.
+    private static let quiet = Logger(label: "tributary.http", factory: { _ in SwiftLogNoOpLogHandler() })
+
     func load(
         _ url: URL,
         into sink: EventSink,
@@ -78,7 +81,17 @@ struct HTTPFeedLoader {
             if let lastModified = previous.lastModified {
                 request.headers.add(name: "If-Modified-Since", value: lastModified)
             }
-            response = try await client.execute(request, deadline: deadline, logger: reader.logger)
+            if !previous.isEmpty {
+                reader.logger.debug(
+                    "conditional GET",
+                    metadata: [
+                        "url": "\(current)", "etag": "\(previous.entityTag ?? "-")",
+                        "lastModified": "\(previous.lastModified ?? "-")",
+                    ]
+                )
+            }
+            // async-http-client's own logging (connection ids, event loops) is not for the person reading `-v`.
+            response = try await client.execute(request, deadline: deadline, logger: Self.quiet)
             guard [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "Location"),
                 let next = URL(string: location, relativeTo: current)?.absoluteURL

@@ -45,7 +45,7 @@ public struct MarkdownRenderer: Renderer {
         let items = digest.itemCount == 1 ? "1 item" : "\(digest.itemCount) items"
         var parts = [
             "Generated " + MarkdownEscaping.text(digest.generatedAtText),
-            digest.newItemCount > 0 ? "\(items) \\(\(digest.newItemCount) new\\)" : items,
+            digest.newItemCount > 0 ? "\(items) (\(digest.newItemCount) new)" : items,
         ]
         var sources = digest.sources.count == 1 ? "1 source" : "\(digest.sources.count) sources"
         if !digest.failedSources.isEmpty { sources += ", \(digest.failedSources.count) failed" }
@@ -73,7 +73,7 @@ public struct MarkdownRenderer: Renderer {
         for related in entry.related {
             let (relatedTitle, relatedURL) = link(related.title, url: related.url)
             var line = "  - " + relatedTitle
-            let extra = [related.publisher.map(MarkdownEscaping.text), relatedURL].compactMap { $0 }
+            let extra = [related.publisher.map { MarkdownEscaping.text($0) }, relatedURL].compactMap { $0 }
             if !extra.isEmpty { line += " — " + extra.joined(separator: " · ") }
             lines.append(line)
         }
@@ -84,12 +84,12 @@ public struct MarkdownRenderer: Renderer {
         var lines = ["## Sources", "", "| Source | State | Items | Reason |", "| --- | --- | ---: | --- |"]
         for source in digest.sources {
             var notes: [String] = []
-            if let reason = source.reason { notes.append(MarkdownEscaping.text(reason)) }
-            if let health = source.health { notes.append(MarkdownEscaping.text(health)) }
-            notes += source.warnings.map { "warning: " + MarkdownEscaping.text($0) }
+            if let reason = source.reason { notes.append(MarkdownEscaping.text(reason, inTableCell: true)) }
+            if let health = source.health { notes.append(MarkdownEscaping.text(health, inTableCell: true)) }
+            notes += source.warnings.map { "warning: " + MarkdownEscaping.text($0, inTableCell: true) }
             let cells = [
-                MarkdownEscaping.text(source.title),
-                MarkdownEscaping.text(source.state.rawValue),
+                MarkdownEscaping.text(source.title, inTableCell: true),
+                MarkdownEscaping.text(source.state.rawValue, inTableCell: true),
                 "\(source.itemCount)",
                 notes.joined(separator: "; "),
             ]

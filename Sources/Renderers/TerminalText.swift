@@ -37,7 +37,8 @@ public enum TerminalText {
     ///
     /// Lines break at spaces, and between East Asian wide characters, which need no spaces, except before closing
     /// punctuation and small kana or after opening brackets. A word wider than the line is split between
-    /// characters. A character wider than `width` itself gets a line of its own.
+    /// characters, except a URL (`scheme://…`, `www.…`): it is never broken, and overflows a line of its own. A
+    /// character wider than `width` itself gets a line of its own.
     public static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
@@ -53,6 +54,12 @@ public enum TerminalText {
             if !line.isEmpty { lines.append(line) }
             line = ""
             lineWidth = 0
+            if piece.width > width, isURL(piece.text) {
+                // A URL split across lines no longer opens when clicked or copied: it overflows its line instead.
+                line = piece.text
+                lineWidth = piece.width
+                continue
+            }
             for character in piece.text {
                 let characterWidth = displayWidth(of: character)
                 if lineWidth + characterWidth > width, !line.isEmpty {
@@ -89,6 +96,19 @@ public enum TerminalText {
     }
 
     // MARK: - Private
+
+    /// Whether a word is a URL a terminal or a person would open: `scheme://…` (after any opening punctuation) or
+    /// `www.…`.
+    private static func isURL(_ word: String) -> Bool {
+        let trimmed = word.drop { !$0.isLetter }
+        if trimmed.hasPrefix("www.") { return true }
+        let characters = Array(trimmed)
+        guard let colon = characters.firstIndex(of: ":"), characters[colon...].starts(with: [":", "/", "/"]) else {
+            return false
+        }
+        let scheme = characters[..<colon]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
 
     private struct Piece {
         var text: String

@@ -154,11 +154,26 @@ struct AggregationRun {
         at date: Date,
         entries: [SourceID: SourceConfiguration]
     ) async throws -> [SourceID: BackoffSource] {
-        guard let persistent, !retryFailed else { return [:] }
+        guard let persistent else { return [:] }
         var result: [SourceID: BackoffSource] = [:]
-        for (id, health) in try await persistent.allHealth() {
+        for (id, health) in try await persistent.allHealth() where health.isBackingOff(at: date) {
+            let source: Logger.MetadataValue = "\(id)"
+            if retryFailed {
+                logger.debug("retrying now (--retry-failed) instead of backing off", metadata: ["source": source])
+                continue
+            }
             guard health.isBackingOff(at: date, entry: entries[id]?.fingerprint), let nextRetry = health.nextRetry
-            else { continue }
+            else {
+                logger.debug(
+                    "its entry in feeds.json changed: fetching it instead of backing off",
+                    metadata: ["source": source]
+                )
+                continue
+            }
+            logger.debug(
+                "backing off: serving stored items",
+                metadata: ["source": source, "failures": "\(health.consecutiveFailures)", "nextTry": "\(nextRetry)"]
+            )
             let items = try await persistent.currentItems(from: id).map(\.item)
             let runs = health.consecutiveFailures
             var reason =

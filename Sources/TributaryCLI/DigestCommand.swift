@@ -85,9 +85,11 @@ struct DigestCommand: AsyncParsableCommand {
         if let destination {
             let failed = outcome.digest.failedSources.count
             if !quiet || failed > 0 {
+                let items = outcome.digest.itemCount
+                let sources = outcome.digest.sources.count
                 StandardError.write(
-                    "tributary: wrote \(Self.displayPath(of: destination)) (\(outcome.digest.itemCount) items from "
-                        + "\(outcome.digest.sources.count) sources\(failed > 0 ? ", \(failed) failed" : ""))"
+                    "tributary: wrote \(Self.displayPath(of: destination)) (\(items) item\(items == 1 ? "" : "s") from "
+                        + "\(sources) source\(sources == 1 ? "" : "s")\(failed > 0 ? ", \(failed) failed" : ""))"
                 )
             }
         }

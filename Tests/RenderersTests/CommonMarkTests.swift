@@ -91,7 +91,7 @@ struct CommonMarkTests {
         #expect(!digest.failedSources.isEmpty)
         for source in digest.failedSources {
             let reason = try #require(source.reason)
-            #expect(tail.contains(MarkdownEscaping.text(reason)))
+            #expect(tail.contains(MarkdownEscaping.text(reason, inTableCell: true)))
         }
     }
 }

@@ -26,12 +26,28 @@ import TributaryCore
         #expect(Self.unescaped(escapedTitle) == Self.expectedText(hostile + " 0"))
     }
 
-    @Test func escapesEveryMarkdownMetacharacter() {
-        #expect(MarkdownEscaping.text(##"\`*_[]<>#|!~&(){}"##) == ##"\\\`\*\_\[\]\<\>\#\|\!\~\&\(\)\{\}"##)
+    @Test func escapesWhatWouldChangeTheStructure() {
+        #expect(MarkdownEscaping.text(##"\`*_[]<a>#|!~&amp;"##) == ##"\\\`\*\_\[\]\<a>#|!\~\&amp;"##)
+        #expect(MarkdownEscaping.text("a|b", inTableCell: true) == #"a\|b"#)
         #expect(MarkdownEscaping.text("- a") == #"\- a"#)
         #expect(MarkdownEscaping.text("2026. year") == #"2026\. year"#)
+        #expect(MarkdownEscaping.text("3) third") == #"3\) third"#)
         #expect(MarkdownEscaping.text("a - b. c") == "a - b. c")
-        #expect(MarkdownEscaping.text("a\n\n# b\u{1B}[2J") == ##"a \# b"##)
+        #expect(MarkdownEscaping.text("a\n\n# b\u{1B}[2J") == ##"a # b"##)
+        #expect(MarkdownEscaping.text("# b") == ##"\# b"##)
+        #expect(MarkdownEscaping.text("Learn C ##") == ###"Learn C \##"###)
+        #expect(MarkdownEscaping.text("ends with \\") == ##"ends with \\"##)
+        #expect(MarkdownEscaping.text("_under_ and __init__") == ##"\_under\_ and \_\_init\_\_"##)
+    }
+
+    /// What CommonMark does not need escaped stays as written: a raw summary reads as the titles.
+    @Test func leavesAloneWhatCannotChangeTheStructure() {
+        for text in [
+            "Wire (simulated)", "Example & Sons", "snake_case_name", "I <3 Swift", "C# 12 {draft}", "Wow!",
+            "a > b", "1 + 1 = 2", "#1 in the charts", "AT&T", "path\\to", "50% off - today",
+        ] {
+            #expect(MarkdownEscaping.text(text) == text)
+        }
     }
 
     @Test func putsURLsInAngleBracketsWithUnsafeCharactersEncoded() throws {
@@ -64,7 +80,7 @@ import TributaryCore
     @Test func listsFailedSourcesWithTheirReasons() throws {
         let output = try MarkdownRenderer().render(.sample)
         let sources = try #require(output.split(separator: "## Sources\n").last)
-        #expect(sources.contains(#"| Hacker News \<script\> | failed | 0 | timed out after 20s;"#))
+        #expect(sources.contains(#"| Hacker News \<script> | failed | 0 | timed out after 20s;"#))
         #expect(sources.contains("| newsroom | failed | 0 | ws://127.0.0.1:8765/feed: connection refused;"))
         #expect(sources.contains("| wire | ok | 2 | warning: frame 17: not valid JSON; frame skipped;"))
     }
@@ -79,17 +95,23 @@ import TributaryCore
         #expect(row.contains("; failing for 3 runs; last success 2026-11-20 08:00; next try after 09:30"))
     }
 
-    /// What a Markdown reader shows for backslash-escaped text.
+    /// What a Markdown reader shows for backslash-escaped text: CommonMark drops a backslash only before ASCII
+    /// punctuation; any other backslash is a character.
     static func unescaped(_ markdown: some StringProtocol) -> String {
         var result = ""
-        var escaping = false
-        for character in markdown {
-            if !escaping, character == "\\" {
-                escaping = true
+        let characters = Array(markdown)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\", index + 1 < characters.count,
+                characters[index + 1].isASCII, characters[index + 1].isPunctuation || characters[index + 1].isSymbol
+            {
+                result.append(characters[index + 1])
+                index += 2
                 continue
             }
-            escaping = false
             result.append(character)
+            index += 1
         }
         return result
     }

@@ -39,6 +39,21 @@ import Testing
         #expect(lines.joined().filter { $0 != " " } == text.filter { $0 != " " })
     }
 
+    /// A URL wider than the line overflows a line of its own instead of being split, so it still opens; the words
+    /// around it wrap as usual, and a long word that is not a URL is still split.
+    @Test func neverBreaksAURL() {
+        let url = "https://news.example/2026/11/25/a-very-long-article-slug?utm_source=rss"
+        let lines = TerminalText.wrap("a: FAILED: \(url): 127.0.0.1:1 refused the connection", width: 24)
+        #expect(lines.contains(url + ":"), "\(lines)")
+        #expect(lines.filter { $0 != url + ":" }.allSatisfy { TerminalText.displayWidth($0) <= 24 }, "\(lines)")
+        #expect(
+            TerminalText.wrap("see (www.example.org/a/long/path/here)", width: 12) == [
+                "see", "(www.example.org/a/long/path/here)",
+            ]
+        )
+        #expect(TerminalText.wrap("Supercalifragilistic", width: 10) == ["Supercalif", "ragilistic"])
+    }
+
     @Test func keepsClosingPunctuationWithTheCharacterBeforeIt() {
         #expect(TerminalText.wrap("あいうえ。かきくけ", width: 8) == ["あいう", "え。かき", "くけ"])
         #expect(TerminalText.wrap("「かぎ」です", width: 4) == ["「か", "ぎ」", "です"])
