@@ -23,7 +23,8 @@ enum HTMLTemplateContext {
 
     /// The keys of a day (`days`).
     static let dayKeys: [String: TemplateValue] = [
-        "id": .text, "anchor": .text, "heading": .text, "itemCount": .number, "entries": .list(entryKeys),
+        "id": .text, "anchor": .text, "heading": .text, "label": .text, "itemCount": .number,
+        "entries": .list(entryKeys),
     ]
 
     /// The keys of a source's line in the status table (`sources`).
@@ -38,7 +39,8 @@ enum HTMLTemplateContext {
         "title": .text, "language": .text, "generatedAt": .text, "generatedAtISO": .text, "timeZone": .text,
         "itemCount": .number, "itemCountText": .text, "hasItems": .flag, "newItemCount": .number,
         "hasNewItems": .flag, "sourceCount": .number, "sourceCountText": .text, "hasSources": .flag,
-        "failedSourceCount": .number, "hasFailedSources": .flag, "days": .list(dayKeys), "sources": .list(sourceKeys),
+        "failedSourceCount": .number, "hasFailedSources": .flag, "failedSourceNames": .text, "days": .list(dayKeys),
+        "sources": .list(sourceKeys),
     ]
 
     /// The context for `digest`: objects, lists, strings, integers and booleans only.
@@ -60,6 +62,7 @@ enum HTMLTemplateContext {
             "hasSources": .flag(!digest.sources.isEmpty),
             "failedSourceCount": .number(failed),
             "hasFailedSources": .flag(failed > 0),
+            "failedSourceNames": text(digest.failedSources.map(\.title).joined(separator: ", ")),
             "days": .list(digest.days.map { day(for: $0, digestLanguage: digest.language) }),
             "sources": .list(digest.sources.map(source(for:))),
         ])
@@ -72,9 +75,23 @@ enum HTMLTemplateContext {
             "id": text(day.id),
             "anchor": text("day-" + day.id),
             "heading": text(day.heading),
+            "label": text(shortLabel(ofDay: day.id) ?? day.heading),
             "itemCount": .number(day.entries.count),
             "entries": .list(day.entries.map { entry(for: $0, digestLanguage: digestLanguage) }),
         ])
+    }
+
+    /// `Sun 22 Nov` for the day `2026-11-22`: short enough for every day of a digest to fit one line of the
+    /// navigation on a phone.
+    static func shortLabel(ofDay id: String) -> String? {
+        let parts = id.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        // Zeller's congruence (Gregorian): 0 is Saturday.
+        let (year, month) = parts[1] < 3 ? (parts[0] - 1, parts[1] + 12) : (parts[0], parts[1])
+        let weekday = (parts[2] + 13 * (month + 1) / 5 + year + year / 4 - year / 100 + year / 400) % 7
+        let weekdays = ["Sat", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(weekdays[weekday]) \(parts[2]) \(months[parts[1] - 1])"
     }
 
     private static func entry(for entry: Digest.Entry, digestLanguage: String) -> TemplateData {

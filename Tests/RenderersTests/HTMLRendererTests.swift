@@ -1,5 +1,5 @@
 import Foundation
-import Renderers
+@testable import Renderers
 import Testing
 import TributaryCore
 
@@ -119,7 +119,7 @@ import TributaryCore
 
     @Test func listsEverySourceWithStateItemsAndReason() throws {
         let output = try HTMLRenderer().render(.sample)
-        let table = try #require(output.split(separator: "<details id=\"sources\" open>").last)
+        let table = try #require(output.split(separator: "<details id=\"sources\">").last)
         #expect(table.components(separatedBy: "<tr class=").count - 1 == Digest.sample.sources.count)
         #expect(
             table.contains(
@@ -128,8 +128,24 @@ import TributaryCore
             )
         )
         #expect(table.contains("<li>frame 17: not valid JSON; frame skipped</li>"))
-        // The table is in the header, open because sources failed.
-        #expect(output.contains("</table>\n</div>\n</details>\n</header>\n<main>"))
+        // The table comes after the items, closed: the first screen holds the news.
+        #expect(output.contains("</main>\n<details id=\"sources\">\n<summary>Sources: 7 sources, 2 failed</summary>"))
+        #expect(output.contains("</table>\n</div>\n</details>\n<footer>"))
+    }
+
+    /// Failed sources are one line at the top that opens to their reasons (a closed `<details>`).
+    @Test func failedSourcesAreOneLineThatOpensToTheirReasons() throws {
+        let output = try HTMLRenderer().render(.sample)
+        let header = try #require(output.components(separatedBy: "</header>").first)
+        #expect(
+            header.contains(
+                "<details class=\"failures\">\n<summary><span class=\"failed\">2 of 7 failed:</span> newsroom, "
+                    + "Hacker News &lt;script&gt;</summary>"
+            )
+        )
+        #expect(header.contains("<li><strong>Hacker News &lt;script&gt;</strong>: timed out after 20s;"))
+        #expect(!header.contains("<table"))
+        #expect(!header.contains("<details class=\"failures\" open"))
     }
 
     @Test func showsASourcesHealthAndKeepsTheTableClosedWhenAllIsWell() throws {
@@ -165,8 +181,20 @@ import TributaryCore
         #expect(zip(levels, levels.dropFirst()).allSatisfy { $1 <= $0 + 1 })
         #expect(levels.count(where: { $0 == 2 }) == Digest.sample.days.count)
         for day in Digest.sample.days {
-            #expect(output.contains("<li><a href=\"#day-\(day.id)\">\(day.heading)</a> (\(day.entries.count))</li>"))
+            let label = try #require(HTMLTemplateContext.shortLabel(ofDay: day.id))
+            #expect(
+                output.contains(
+                    "<li><a href=\"#day-\(day.id)\" title=\"\(day.heading)\">\(label)</a> (\(day.entries.count))</li>"
+                )
+            )
         }
+    }
+
+    @Test func dayLabelsAreShortAndRight() {
+        #expect(HTMLTemplateContext.shortLabel(ofDay: "2026-11-22") == "Sun 22 Nov")
+        #expect(HTMLTemplateContext.shortLabel(ofDay: "2024-02-29") == "Thu 29 Feb")
+        #expect(HTMLTemplateContext.shortLabel(ofDay: "2000-01-01") == "Sat 1 Jan")
+        #expect(HTMLTemplateContext.shortLabel(ofDay: "not-a-day") == nil)
     }
 
     @Test func anEmptyDigestSaysSo() throws {

@@ -77,6 +77,55 @@ struct HTMLDigestBrowserTests {
         #expect(!dom.contains("<span class=\"url\">javascript:"))
     }
 
+    /// The first screen holds news: on a phone (390×844) and a laptop (1280×800), with a failed source and several
+    /// days, the first item's title is entirely inside the window. Measured in Chromium on a copy of the digest
+    /// with a measuring script added (the digest itself runs none).
+    @Test(arguments: [(390, 844), (1280, 800)])
+    func theFirstItemsAreVisibleWithoutScrolling(_ width: Int, _ height: Int) throws {
+        let workspace = try Workspace(fixtures: ["hostile.json", "hostile.rss"])
+        try workspace.write(
+            "feeds.json",
+            """
+            { "title": "Morning digest", "timeZone": "UTC", "sources": [
+              { "id": "news", "kind": "json-file", "path": "hostile.json" },
+              { "id": "wire", "kind": "rss", "url": "hostile.rss" },
+              { "id": "broken-one", "kind": "rss", "url": "missing-one.rss", "title": "A source with a long name that failed" },
+              { "id": "broken-two", "kind": "rss", "url": "missing-two.rss" }
+            ] }
+            """
+        )
+        let result = try TributaryProcess.run(["digest", "--no-state", "-o", "digest.html"], in: workspace.url)
+        #expect(result.status == 1, "\(result.standardError)")
+        let page = try String(contentsOf: workspace.url.appendingPathComponent("digest.html"), encoding: .utf8)
+        let measuring = page.replacingOccurrences(
+            of: "</body>",
+            with: """
+                <script>
+                const title = document.querySelector("article h3");
+                const box = title.getBoundingClientRect();
+                const out = document.createElement("output");
+                out.textContent = `first-item-bottom=${Math.ceil(box.bottom)} window=${window.innerHeight} width=${document.documentElement.scrollWidth}/${window.innerWidth}`;
+                document.body.appendChild(out);
+                </script>
+                </body>
+                """
+        )
+        try workspace.write("measure.html", measuring)
+        let run = try ExternalTool.chromium.run([
+            "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(workspace.url.appendingPathComponent("chromium-profile").path)",
+            "--window-size=\(width),\(height)", "--hide-scrollbars", "--virtual-time-budget=3000", "--dump-dom",
+            workspace.url.appendingPathComponent("measure.html").absoluteString,
+        ])
+        let match = try #require(run.output.firstMatch(of: /first-item-bottom=(\d+) window=(\d+) width=(\d+)\/(\d+)/))
+        let bottom = try #require(Int(match.output.1))
+        let window = try #require(Int(match.output.2))
+        #expect(bottom <= window, "the first item ends at \(bottom) px, below the \(window) px window")
+        // And at most the top half, so that more than one item shows.
+        #expect(bottom <= window / 2, "the first item ends at \(bottom) px of \(window)")
+        #expect(match.output.3 == match.output.4, "the page scrolls sideways")
+    }
+
     @Test func theCheckWouldSeeAScriptThatRan() throws {
         // A control: the same browser, flags and checks on a page whose script does what the fixtures try to.
         let workspace = try Workspace()
