@@ -51,6 +51,9 @@ public struct JSONFileSource: Source {
                 message: "is empty; give the JSON Feed file's path, relative to the directory holding feeds.json"
             )
         }
+        if context.pathLeavesBaseDirectory(options.path) {
+            throw SourceOptionError(key: "path", message: SourceContext.pathOutsideMessage)
+        }
         self.id = id
         self.options = options
         self.context = context

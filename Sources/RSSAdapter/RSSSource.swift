@@ -86,6 +86,9 @@ public struct RSSSource: Source {
         self.options = options
         self.context = context
         location = try FeedLocation(options.url, key: "url")
+        if case .file(let path) = location, context.pathLeavesBaseDirectory(path) {
+            throw SourceOptionError(key: "url", message: SourceContext.pathOutsideMessage)
+        }
         settings = try FeedFetchSettings(options: options)
         validatorMemory = ValidatorMemory(savedState: context.savedState)
     }

@@ -43,13 +43,28 @@ public struct HTMLTemplate: Sendable {
     /// - Throws: ``RenderError`` when the file cannot be read as UTF-8 or the template is not valid.
     public init(contentsOf url: URL, displayPath: String? = nil) throws(RenderError) {
         let name = displayPath ?? url.relativePath
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
+        var isDirectory: ObjCBool = false
+        let problem: String?
+        if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            problem =
+                "no such file; check the path (relative to the directory holding feeds.json), or leave the template out for the built-in look"
+        } else if isDirectory.boolValue {
+            problem = "it is a directory; name the template file"
+        } else if !FileManager.default.isReadableFile(atPath: url.path) {
+            problem = "not readable (permission denied)"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            throw RenderError(format: .html, reason: .template(file: name, line: nil, detail: problem))
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw RenderError(format: .html, reason: .template(file: name, line: nil, detail: "could not be read"))
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw RenderError(
                 format: .html,
-                reason: .template(file: name, line: nil, detail: "cannot read the template as UTF-8 text: \(error)")
+                reason: .template(file: name, line: nil, detail: "not UTF-8 text; save it as UTF-8")
             )
         }
         try self.init(text: text, file: name)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Renderers
+import SQLiteStore
 import TributaryCore
 
 /// `tributary validate`: check feeds.json without fetching anything.
@@ -20,6 +22,29 @@ struct ValidateCommand: AsyncParsableCommand {
     func run() async throws {
         let registry = SourceRegistry(TributaryMain.sources)
         let configuration = try options.loadConfiguration(registry: registry)
+        // What digest checks before it fetches, beyond the file itself: the template and the state's directory.
+        var problems: [String] = []
+        if let template = configuration.template {
+            let url = URL(fileURLWithPath: template, relativeTo: configuration.directory).standardizedFileURL
+            do {
+                _ = try HTMLTemplate(contentsOf: url, displayPath: template)
+            } catch {
+                problems.append("\(options.configPath): \"template\": \(error.description)")
+            }
+        }
+        let stateURL = URL(
+            fileURLWithPath: configuration.state ?? FeedsConfiguration.defaultState,
+            relativeTo: configuration.directory
+        ).standardizedFileURL
+        if let problem = Self.stateDirectoryProblem(stateURL) {
+            problems.append("\(options.configPath): \"state\": \(stateURL.path): \(problem)")
+        }
+        if !problems.isEmpty {
+            StandardError.write(problems.joined(separator: "\n"))
+            throw CLIExit.usage
+        }
+        let health = await Self.backoff(in: stateURL)
+        let now = RunClock.now()()
         let enabled = configuration.enabledSources.count
         let count = configuration.sources.count
         var lines = [
@@ -27,8 +52,47 @@ struct ValidateCommand: AsyncParsableCommand {
                 + (enabled == count ? "" : " (\(enabled) enabled)")
         ]
         for source in configuration.sources {
-            lines.append("  \(source.id) (\(source.kind))\(source.enabled ? "" : ", disabled")")
+            var line = "  \(source.id) (\(source.kind))\(source.enabled ? "" : ", disabled")"
+            if let record = health[source.id], record.isBackingOff(at: now, entry: source.fingerprint),
+                let next = record.nextRetry
+            {
+                let runs = record.consecutiveFailures
+                line +=
+                    ": backing off after \(runs) failed run\(runs == 1 ? "" : "s"), next try "
+                    + AggregationRun.when(next, from: now, in: configuration.timeZone)
+                    + " (digest --retry-failed tries it now)"
+            }
+            lines.append(line)
         }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// Why the state store could not be created at `url`: the nearest existing folder on its path must be a
+    /// writable directory (digest creates the missing ones).
+    static func stateDirectoryProblem(_ url: URL) -> String? {
+        var directory = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { return nil }
+            directory = parent
+        }
+        if !isDirectory.boolValue {
+            return "\(directory.path) is a file, not a directory; choose another \"state\" path"
+        }
+        if !FileManager.default.isWritableFile(atPath: directory.path) {
+            return "cannot create it: \(directory.path) is not writable; choose another \"state\" path"
+        }
+        return nil
+    }
+
+    /// The sources' health in the state store, when there is one (read only; nothing when it cannot be read).
+    private static func backoff(in url: URL) async -> [SourceID: SourceHealth] {
+        guard FileManager.default.fileExists(atPath: url.path),
+            let store = try? await SQLiteStore.open(at: url, runLockTimeout: .seconds(2))
+        else { return [:] }
+        let health = (try? await store.allHealth()) ?? [:]
+        try? await store.close()
+        return health
     }
 }

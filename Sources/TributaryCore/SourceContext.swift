@@ -49,6 +49,25 @@ public struct SourceContext: Sendable {
         self.hostLimiter = hostLimiter
     }
 
+    /// Whether `path` leads outside ``baseDirectory`` by its spelling alone (`..`, an absolute path elsewhere), when
+    /// that is not allowed: what `init` can tell without touching the file system (SRC-1), so that `validate`
+    /// reports it at the key. Symbolic links are checked by ``resolvePath(_:)`` when the source runs.
+    public func pathLeavesBaseDirectory(_ path: String) -> Bool {
+        if allowsPathsOutsideBaseDirectory { return false }
+        let expanded = (path as NSString).expandingTildeInPath
+        let url =
+            expanded.hasPrefix("/")
+            ? URL(fileURLWithPath: expanded) : baseDirectory.appendingPathComponent(expanded)
+        let base = baseDirectory.standardizedFileURL.path
+        let basePrefix = base.hasSuffix("/") ? base : base + "/"
+        let resolved = url.standardizedFileURL.path
+        return resolved != base && !resolved.hasPrefix(basePrefix)
+    }
+
+    /// The message for a path ``pathLeavesBaseDirectory(_:)`` refuses.
+    public static let pathOutsideMessage =
+        "leads outside the directory holding feeds.json; move the file there or set \"allowPathsOutside\": true"
+
     /// Resolves a path from the options against ``baseDirectory``, refusing one that escapes it unless
     /// ``allowsPathsOutsideBaseDirectory`` is set. `..` components and symbolic links are resolved first, so
     /// neither can be used to step outside.

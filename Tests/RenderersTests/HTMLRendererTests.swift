@@ -1,7 +1,8 @@
 import Foundation
-@testable import Renderers
 import Testing
 import TributaryCore
+
+@testable import Renderers
 
 @Suite struct HTMLRendererTests {
     @Test func htmlSampleMatchesGolden() throws {
