@@ -24,6 +24,8 @@ public struct TributaryCommand: AsyncParsableCommand {
             SummaryCommand.self,
             ParseCommand.self,
             ValidateCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
             SourcesCommand.self,
             WatchCommand.self,
             SimulateCommand.self,

@@ -30,6 +30,22 @@ public struct SourceID: RawRepresentable, Hashable, Comparable, Sendable, Codabl
     }
 
     /// Whether the id matches `[a-z0-9-]+`, the form feeds.json requires.
+    /// `Swift Org` → `swift-org`: the letters and digits of `text`, lower-cased, other runs as one `-`; empty when
+    /// it has none (a Japanese title). The invalid-id hint and the ids `import` and `add` make come from here.
+    public static func slug(_ text: String, maxLength: Int = 40) -> String {
+        var result = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
+                result.unicodeScalars.append(scalar)
+            } else if !result.isEmpty, !result.hasSuffix("-") {
+                result += "-"
+            }
+            if result.count >= maxLength { break }
+        }
+        while result.hasSuffix("-") { result.removeLast() }
+        return result
+    }
+
     public var isValid: Bool {
         !rawValue.isEmpty
             && rawValue.utf8.allSatisfy { byte in

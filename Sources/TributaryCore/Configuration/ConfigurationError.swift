@@ -118,7 +118,7 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
             let id = sourceID.map { "'\($0)'" } ?? "id"
             return "duplicate id \(id), already used by the source at line \(firstLine); give each source its own id"
         case .invalidID(let value):
-            let fixed = Self.slug(value)
+            let fixed = SourceID.slug(value)
             return "invalid id '\(value)'; use only lower-case letters, digits and '-'"
                 + (fixed.isEmpty ? "" : ", e.g. '\(fixed)'")
         case .unknownKind(let kind, let suggestion, let known):
@@ -135,19 +135,5 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         case .adapterError(let detail):
             return detail
         }
-    }
-
-    /// `Swift Org` → `swift-org`, for the invalid-id hint.
-    private static func slug(_ value: String) -> String {
-        var result = ""
-        for scalar in value.lowercased().unicodeScalars {
-            if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
-                result.unicodeScalars.append(scalar)
-            } else if !result.isEmpty, !result.hasSuffix("-") {
-                result += "-"
-            }
-        }
-        while result.hasSuffix("-") { result.removeLast() }
-        return result
     }
 }

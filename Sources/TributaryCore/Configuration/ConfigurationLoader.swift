@@ -288,6 +288,8 @@ private struct Reader {
                     }
                 case "title":
                     source.title = string(value, key: key, sourceID: sourceID)
+                case "category":
+                    source.category = string(value, key: key, sourceID: sourceID)
                 case "enabled":
                     if case .bool(let flag) = value.value {
                         source.enabled = flag

@@ -92,6 +92,8 @@ public struct SourceConfiguration: Sendable, Equatable {
     public var kind: String
     /// A display name (`title`); the id when absent.
     public var title: String?
+    /// The folder the source is filed under (`category`), as OPML import keeps it and export writes it back.
+    public var category: String?
     /// `false` keeps the entry in the file without running it.
     public var enabled: Bool
     /// Keywords an item must contain one of (case-insensitive, in title, summary, text or tags).
@@ -148,6 +150,6 @@ public struct SourceConfiguration: Sendable, Equatable {
 
     /// The keys every source may have, whatever its kind; the adapter's options are the entry's other keys.
     public static let commonKeys: Set<String> = [
-        "id", "kind", "title", "enabled", "include", "exclude", "maxItems", "timeout",
+        "id", "kind", "title", "category", "enabled", "include", "exclude", "maxItems", "timeout",
     ]
 }
