@@ -17,6 +17,15 @@ final class FeedStreamConsumer {
     private let sanitizer = HTMLSanitizer()
     private(set) var itemCount = 0
     private(set) var byteCount = 0
+    /// What the body is, told from its first bytes by the one sniffer (``FeedDocumentKind``): XML streams into
+    /// `parser`; a JSON Feed is kept until the end and read by ``JSONFeedDocumentReader``.
+    private enum Body {
+        case undetermined([UInt8])
+        case xml
+        case json([UInt8])
+    }
+
+    private var body = Body.undetermined([])
 
     /// Creates the parser.
     /// - Throws: ``SourceError`` when the encoding override names an encoding libxml2 cannot decode.
@@ -60,6 +69,33 @@ final class FeedStreamConsumer {
         guard byteCount <= maxBytes else {
             throw SourceError(sourceID: sourceID, reason: .tooLarge(limit: maxBytes, unit: "bytes"))
         }
+        switch body {
+        case .xml:
+            break
+        case .json(var buffered):
+            body = .xml  // Not kept while the buffer grows, so it is not copied.
+            buffered += bytes
+            body = .json(buffered)
+            return []
+        case .undetermined(let start):
+            let all = start + bytes
+            switch FeedDocumentKind(start: all) {
+            case nil:
+                body = .undetermined(all)
+                return []
+            case .json?:
+                body = .json(all)
+                return []
+            case .xml?, .other?:
+                // Anything but JSON goes to the XML parser, which says what it is when it is not a feed.
+                body = .xml
+                return try all.withUnsafeBytes { try parse($0) }
+            }
+        }
+        return try parse(bytes)
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) throws -> [FeedItem] {
         do {
             return try parser.parse(bytes)
         } catch let error as FeedParseError {
@@ -96,11 +132,26 @@ final class FeedStreamConsumer {
     /// Ends the document and sends the last items.
     /// - Throws: ``SourceError`` `notAFeed` when no feed was found.
     func finish() async throws {
-        let items: [FeedItem]
-        do {
-            items = try parser.finish()
-        } catch let error as FeedParseError {
-            throw sourceError(error)
+        var items: [FeedItem]
+        switch body {
+        case .json(let buffered):
+            // A JSON Feed served over HTTP (or in a file named as an rss source): read whole, links resolved against
+            // the feed's own addresses, then the URL it was fetched from.
+            let (feed, warnings) = try JSONFeedDocumentReader.read(data: Data(buffered), path: nil, sourceID: sourceID)
+            for warning in warnings { await sink.send(.warning(warning)) }
+            items = feed.items
+            if let baseURL {
+                for index in items.indices { items[index].resolveRelativeURLs(against: baseURL) }
+            }
+        case .undetermined(let start):
+            if !start.isEmpty { _ = try start.withUnsafeBytes { try parse($0) } }
+            fallthrough
+        case .xml:
+            do {
+                items = try parser.finish()
+            } catch let error as FeedParseError {
+                throw sourceError(error)
+            }
         }
         await emit(items)
     }

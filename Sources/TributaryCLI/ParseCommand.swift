@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedParser
 import Foundation
+import RSSAdapter
 import Renderers
 import TributaryCore
 
@@ -18,7 +19,7 @@ struct ParseCommand: AsyncParsableCommand {
         commandName: "parse",
         abstract: "Parse one feed (RSS, Atom or JSON Feed) and print it as JSON Feed 1.1.",
         discussion: """
-            INPUT is a file path, a file:// URL, or - for standard input. The format is detected from the content,
+            INPUT is an http(s) URL, a file path, a file:// URL, or - for standard input. The format is detected from the content,
             not from the file name: RSS 0.90 to 2.0, RDF, Atom 0.3 and 1.0, JSON Feed 1.0 and 1.1.
 
             XML feeds are parsed as the bytes are read and JSON Feed output is written item by item, so memory
@@ -29,7 +30,7 @@ struct ParseCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The feed: a path, a file:// URL, or - for standard input.")
+    @Argument(help: "The feed: an http(s) URL, a path, a file:// URL, or - for standard input.")
     var input: String
 
     @Option(help: "The output format: json (JSON Feed 1.1), html, markdown or text.")
@@ -62,6 +63,27 @@ struct ParseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let url = URL(string: input), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+            // Fetched whole (a feed is at most a few MiB), then read like a file, with the URL it came from (after
+            // redirects) as its base and the charset it was served with.
+            let page: WebPage
+            do {
+                page = try await WebPage.fetch(url, accept: HTTPFeedAccept.value, maxBytes: 64 << 20)
+            } catch {
+                StandardError.write("tributary: \(TerminalText.sanitize(error.description))")
+                throw CLIExit.sourceFailed
+            }
+            var offset = 0
+            try convert(baseURL: effectiveBaseURL ?? page.url, charset: charset ?? page.charset) { buffer in
+                let count = min(buffer.count, page.body.count - offset)
+                page.body.withUnsafeBytes { source in
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+                }
+                offset += count
+                return count
+            }
+            return
+        }
         let reader: ChunkReader
         do {
             reader = try ChunkReader(input: input)
@@ -70,13 +92,22 @@ struct ParseCommand: AsyncParsableCommand {
             throw CLIExit.sourceFailed
         }
         defer { reader.close() }
-        let options = FeedParserOptions(baseURL: effectiveBaseURL, sourceID: SourceID(sourceID), httpCharset: charset)
+        try convert(baseURL: effectiveBaseURL, charset: charset) { try reader.next(into: $0) }
+    }
+
+    /// Parses what `read` gives and prints it in the chosen format.
+    private func convert(
+        baseURL: URL?,
+        charset: String?,
+        read: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws {
+        let options = FeedParserOptions(baseURL: baseURL, sourceID: SourceID(sourceID), httpCharset: charset)
         let feed: JSONFeed?
         do {
             feed = try FeedConversion.convert(
                 options: options,
                 output: format == .json ? .jsonFeed(fileDescriptor: STDOUT_FILENO) : .collected,
-                read: { try reader.next(into: $0) },
+                read: read,
                 warning: report
             )
         } catch {

@@ -25,7 +25,7 @@ struct SubscriptionList {
     /// Appends `feeds` as `rss` sources, skipping URLs the file already lists; writes the file only when what it
     /// would write loads as a valid configuration.
     /// - Throws: ``CLIExit/usage`` after printing the problem.
-    func add(_ feeds: [Feed]) throws -> Outcome {
+    func add(_ feeds: [Feed], id requested: SourceID? = nil) throws -> Outcome {
         let exists = FileManager.default.fileExists(atPath: url.path)
         let text: String
         if exists {
@@ -49,7 +49,11 @@ struct SubscriptionList {
                 outcome.alreadyListed.append(feed.url)
                 continue
             }
-            let id = Self.uniqueID(for: feed, taken: ids)
+            let id = requested.map(\.rawValue) ?? Self.uniqueID(for: feed, taken: ids)
+            if ids.contains(id) {
+                StandardError.write("tributary: \(displayPath) already has a source '\(id)'; choose another --id")
+                throw CLIExit.usage
+            }
             ids.insert(id)
             var fields: [(key: String, value: String)] = [("id", id), ("kind", "rss"), ("url", feed.url)]
             if let title = feed.title, !title.isEmpty, title != id { fields.append(("title", title)) }

@@ -24,6 +24,7 @@ public struct TributaryCommand: AsyncParsableCommand {
             SummaryCommand.self,
             ParseCommand.self,
             ValidateCommand.self,
+            AddCommand.self,
             ImportCommand.self,
             ExportCommand.self,
             SourcesCommand.self,

@@ -23,9 +23,13 @@ import TributaryCore
     @Test func initTouchesNoFileSoAMissingFileFailsOnlyWhenRun() async throws {
         try await withTemporaryDirectory { directory in
             let context = SourceContext(baseDirectory: directory)
-            // Neither a missing file nor a path outside the directory is noticed before `run` (SRC-1).
+            // A missing file is not noticed before `run` (SRC-1); a path that leads outside by its spelling alone is
+            // refused at once (no file is touched for that), so `validate` reports it at its key.
             _ = try JSONFileSource(id: "a", options: JSONFileOptions(path: "missing.json"), context: context)
-            _ = try JSONFileSource(id: "b", options: JSONFileOptions(path: "../outside.json"), context: context)
+            let error = #expect(throws: SourceOptionError.self) {
+                _ = try JSONFileSource(id: "b", options: JSONFileOptions(path: "../outside.json"), context: context)
+            }
+            #expect(error?.key == "path")
         }
     }
 
@@ -216,12 +220,17 @@ import TributaryCore
     @Test func pathsEscapingTheConfigDirectoryAreRefused() async throws {
         try await withTemporaryDirectory { directory in
             let (config, outside) = try makeConfigAndOutsideFeed(in: directory)
-            for path in ["../outside.json", outside.path, "link.json", "./sub/../../outside.json"] {
-                let events = try await runSource(path: path, in: config)
-                #expect(events.count == 2, "\(path)")
-                #expect(events.failure == .pathOutsideConfigDirectory(path: path), "\(path)")
-                #expect(events.items.isEmpty)
+            for path in ["../outside.json", outside.path, "./sub/../../outside.json"] {
+                let context = SourceContext(baseDirectory: config)
+                #expect(throws: SourceOptionError.self, "\(path)") {
+                    _ = try JSONFileSource(id: "a", options: JSONFileOptions(path: path), context: context)
+                }
             }
+            // A symbolic link that leads outside is found when the source runs.
+            let events = try await runSource(path: "link.json", in: config)
+            #expect(events.count == 2)
+            #expect(events.failure == .pathOutsideConfigDirectory(path: "link.json"))
+            #expect(events.items.isEmpty)
         }
     }
 

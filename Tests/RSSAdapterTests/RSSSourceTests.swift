@@ -358,8 +358,23 @@ import TributaryCore
                 Issue.record("expected fileNotFound, got \(String(describing: await missing.failure))")
                 return
             }
-            let outside = try await Self.run(RSSOptions(url: "../elsewhere.xml"), directory: directory)
-            #expect(await outside.failure?.reason == .pathOutsideConfigDirectory(path: "../elsewhere.xml"))
+            // Leading outside by its spelling is refused when the source is made (so `validate` says it, at "url").
+            let error = #expect(throws: SourceOptionError.self) {
+                _ = try Self.makeSource(RSSOptions(url: "../elsewhere.xml"), directory: directory)
+            }
+            #expect(error?.key == "url")
+            // Through a symbolic link, it is found when the source runs.
+            let outsideDirectory = directory.deletingLastPathComponent()
+                .appendingPathComponent("outside-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: outsideDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: outsideDirectory) }
+            try Data("<rss/>".utf8).write(to: outsideDirectory.appendingPathComponent("feed.xml"))
+            try FileManager.default.createSymbolicLink(
+                at: directory.appendingPathComponent("link"),
+                withDestinationURL: outsideDirectory
+            )
+            let outside = try await Self.run(RSSOptions(url: "link/feed.xml"), directory: directory)
+            #expect(await outside.failure?.reason == .pathOutsideConfigDirectory(path: "link/feed.xml"))
         }
     }
 
