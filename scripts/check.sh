@@ -9,9 +9,9 @@ swift format lint --strict -r Sources Tests Plugins Package.swift
 echo "== swift build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
-echo "== Examples/NotesAdapter: a third-party adapter package, with the conformance kit"
-swift format lint --strict -r Examples/NotesAdapter/Sources Examples/NotesAdapter/Tests Examples/NotesAdapter/Package.swift
-(cd Examples/NotesAdapter && swift build --build-tests && swift test --skip-build)
+echo "== examples/NotesAdapter: a third-party adapter package, with the conformance kit"
+swift format lint --strict -r examples/NotesAdapter/Sources examples/NotesAdapter/Tests examples/NotesAdapter/Package.swift
+(cd examples/NotesAdapter && swift build --build-tests && swift test --skip-build)
 
 echo "== swift test"
 # One test at a time: several suites do seconds of CPU-bound parsing (every chunk boundary of every fixture, a 50 MB

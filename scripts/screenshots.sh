@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Takes the README's screenshots of the sample digest with headless Chromium: a phone (390 px wide, light and dark)
-# and a desktop (1280 px). The page is Tests/RenderersTests/Golden/htmlSampleMatchesGolden.html, which is exactly what
+# Takes the README's screenshots of the sample digest with headless Chromium: a phone (390x844, light and dark)
+# and a laptop (1280x800). The page is Tests/RenderersTests/Golden/htmlSampleMatchesGolden.html, which is exactly what
 # the HTML renderer draws from Digest.sample (the golden test keeps it current). Writes docs/screenshots/*.png.
 #
 #   scripts/screenshots.sh    # needs chromium, and fonts-noto-cjk for the Japanese items
@@ -36,6 +36,7 @@ shot() {
     echo "screenshots: wrote $out/$name.png (${width}x${height} CSS px)"
 }
 
-shot digest-phone 390 844 2
-shot digest-phone-dark 390 844 2 --force-dark-mode --blink-settings=preferredColorScheme=0
-shot digest-desktop 1280 900 1
+# The two sizes the README shows and the browser test measures: a phone (390x844) and a laptop (1280x800).
+shot digest-390 390 844 2
+shot digest-390-dark 390 844 2 --force-dark-mode --blink-settings=preferredColorScheme=0
+shot digest-1280 1280 800 1

@@ -17,7 +17,8 @@ public enum NetworkFailure {
             // Every address was tried; the first one's failure says it for all (they are usually alike).
             if let first = error.connectionErrors.first { return describe(first.error, host: host, port: port) }
         }
-        if let error = error as? SocketAddressError, case .unknown = error { return unresolved(host) }
+        // What NIO's resolver throws for a name that does not resolve (getaddrinfo's "Name or service not known").
+        if error is SocketAddressError.UnknownHost { return unresolved(host) }
         if let error = error as? ChannelError {
             switch error {
             case .connectTimeout: return "\(place) did not accept the connection in time (offline, or blocked?)"
