@@ -155,7 +155,7 @@ import TributaryCore
         do {
             _ = try HTMLTemplate(contentsOf: url, displayPath: "missing.mustache")
         } catch {
-            #expect(error.description.hasPrefix("missing.mustache: cannot read the template"))
+            #expect(error.description.hasPrefix("missing.mustache: no such file; check the path"))
         }
     }
 }

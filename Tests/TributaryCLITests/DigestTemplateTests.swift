@@ -113,7 +113,7 @@ import Testing
         try workspace.write("feeds.json", Self.config)
         let missing = try TributaryProcess.run(["digest", "--template", "nowhere.mustache"], in: workspace.url)
         #expect(missing.status == 2)
-        #expect(missing.standardError.hasPrefix("nowhere.mustache: cannot read the template"))
+        #expect(missing.standardError.hasPrefix("nowhere.mustache: no such file; check the path"))
 
         try workspace.write("t.mustache", "{{title}}")
         let markdown = try TributaryProcess.run(

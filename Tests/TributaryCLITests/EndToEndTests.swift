@@ -332,7 +332,9 @@ enum JSONFeedValidator {
             (Self.parserFixture("not-a-feed-html-page.html").path, "the root element is <html>"),
             ("empty.xml", "empty"),
             ("noise.bin", "not a feed"),
-            ("https://example.org/feed.xml", "save the feed to a file"),
+            // A URL is fetched now; on loopback nothing listens at port 1 (no name to resolve, no network).
+            ("http://127.0.0.1:1/feed.xml", "127.0.0.1:1 refused the connection"),
+            ("ftp://example.org/feed.xml", "unsupported URL scheme 'ftp'"),
             ("missing.xml", "missing.xml: no such file"),
         ]
         for (input, message) in cases {
