@@ -67,6 +67,19 @@ import TributaryCore
         #expect(text.withUTF8 { FeedText.repairedEncoding($0) } == nil)
     }
 
+    /// Text cut inside a UTF-8 sequence (a lone 0xC2 before an ASCII byte, as a truncated document leaves it) is
+    /// not a C1 control: found by the parser's fuzz target, which trapped on it.
+    @Test(arguments: [[0xC2, 0x41] as [UInt8], [0x41, 0xC2, 0x41], [0xC2, 0x92, 0xE2, 0x80, 0xA6, 0xC2, 0x41]])
+    func aCutSequenceIsNotAC1Control(_ bytes: [UInt8]) {
+        let result = bytes.withUnsafeBufferPointer { FeedText.repairedEncoding($0) }
+        if bytes.count == 7 {
+            // The real C1 control (0x92) is still repaired; the cut one is left as it is.
+            #expect(result == [0xE2, 0x80, 0x99, 0xE2, 0x80, 0xA6, 0xC2, 0x41])
+        } else {
+            #expect(result == nil)
+        }
+    }
+
     @Test func bidiOverridesAndC1ControlsLeaveTitles() {
         #expect(FeedText.withoutFormatControls("invoice\u{202E}gpj.exe") == "invoicegpj.exe")
         #expect(FeedText.withoutFormatControls("\u{2066}a\u{2069} \u{85}b\u{9F}") == "a b")

@@ -47,8 +47,9 @@ extension FeedText {
             }
             sawNonASCII = true
             if byte == 0xC2 {
-                if index + 1 < bytes.count, bytes[index + 1] < 0xA0,
-                    windows1252[Int(bytes[index + 1] &- 0x80)] != UInt32(bytes[index + 1])
+                // A lone 0xC2 before an ASCII byte (text cut inside a sequence) is no C1 control.
+                if index + 1 < bytes.count, (0x80..<0xA0).contains(bytes[index + 1]),
+                    windows1252[Int(bytes[index + 1] - 0x80)] != UInt32(bytes[index + 1])
                 {
                     sawC1 = true
                 }
@@ -68,7 +69,7 @@ extension FeedText {
         index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 {
+            if byte == 0xC2, index + 1 < bytes.count, (0x80..<0xA0).contains(bytes[index + 1]) {
                 appendUTF8(windows1252[Int(bytes[index + 1] - 0x80)], to: &output)
                 index += 2
             } else {
