@@ -36,12 +36,16 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("config")], help: "The feeds.json to add to (created when missing).")
     var configPath: String = "feeds.json"
 
+    /// The address as given, `https://` assumed when it names no scheme; `nil` when it is no http(s) address.
+    private var address: URL? {
+        guard let parsed = URL(string: url.contains("://") ? url : "https://" + url),
+            ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false
+        else { return nil }
+        return parsed
+    }
+
     func validate() throws {
-        var text = url
-        if !text.contains("://") { text = "https://" + text }
-        guard let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-            parsed.host?.isEmpty == false
-        else {
+        guard address != nil else {
             throw ValidationError("'\(url)' is not an http(s) address, like https://example.org/")
         }
         if let id, !SourceID(id).isValid {
@@ -51,7 +55,7 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address = URL(string: url.contains("://") ? url : "https://" + url)!
+        guard let address else { throw CLIExit.usage }  // validate() refused it already
         let found: [FeedDiscovery.Candidate]
         do {
             found = try await FeedDiscovery.feeds(at: address)

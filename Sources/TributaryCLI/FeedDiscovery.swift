@@ -48,20 +48,11 @@ enum FeedDiscovery {
 
     /// The page read as a feed, or `nil` when it is not one.
     static func parse(_ page: WebPage) -> JSONFeed? {
-        var offset = 0
-        let body = page.body
         let options = FeedParserOptions(baseURL: page.url, sourceID: SourceID("add"), httpCharset: page.charset)
         let feed = try? FeedConversion.convert(
             options: options,
             output: .collected,
-            read: { buffer in
-                let count = min(buffer.count, body.count - offset)
-                body.withUnsafeBytes { source in
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
-                }
-                offset += count
-                return count
-            },
+            read: page.bodyReader(),
             warning: { _ in }
         )
         return feed ?? nil
@@ -105,5 +96,22 @@ enum FeedDiscovery {
             result[match.output.1.lowercased()] = FeedText.decodeEntities(value)
         }
         return result
+    }
+}
+
+extension WebPage {
+    /// The body as ``FeedConversion`` reads its input, chunk by chunk, as a file would be read: what `parse URL`
+    /// and `add` parse a fetched page with.
+    func bodyReader() -> (UnsafeMutableRawBufferPointer) -> Int {
+        let body = self.body
+        var offset = 0
+        return { buffer in
+            let count = min(buffer.count, body.count - offset)
+            body.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+            }
+            offset += count
+            return count
+        }
     }
 }

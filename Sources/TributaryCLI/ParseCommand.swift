@@ -73,15 +73,11 @@ struct ParseCommand: AsyncParsableCommand {
                 StandardError.write("tributary: \(TerminalText.sanitize(error.description))")
                 throw CLIExit.sourceFailed
             }
-            var offset = 0
-            try convert(baseURL: effectiveBaseURL ?? page.url, charset: charset ?? page.charset) { buffer in
-                let count = min(buffer.count, page.body.count - offset)
-                page.body.withUnsafeBytes { source in
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
-                }
-                offset += count
-                return count
-            }
+            try convert(
+                baseURL: effectiveBaseURL ?? page.url,
+                charset: charset ?? page.charset,
+                read: page.bodyReader()
+            )
             return
         }
         let reader: ChunkReader

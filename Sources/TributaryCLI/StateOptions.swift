@@ -52,7 +52,6 @@ struct StateOptions: ParsableArguments {
                 relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             ).standardizedFileURL
         }
-        let path = configuration.state ?? FeedsConfiguration.defaultState
-        return URL(fileURLWithPath: path, relativeTo: configuration.directory).standardizedFileURL
+        return configuration.stateURL
     }
 }

@@ -32,10 +32,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 problems.append("\(options.configPath): \"template\": \(error.description)")
             }
         }
-        let stateURL = URL(
-            fileURLWithPath: configuration.state ?? FeedsConfiguration.defaultState,
-            relativeTo: configuration.directory
-        ).standardizedFileURL
+        let stateURL = configuration.stateURL
         if let problem = Self.stateDirectoryProblem(stateURL) {
             problems.append("\(options.configPath): \"state\": \(stateURL.path): \(problem)")
         }

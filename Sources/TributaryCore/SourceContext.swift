@@ -54,14 +54,10 @@ public struct SourceContext: Sendable {
     /// reports it at the key. Symbolic links are checked by ``resolvePath(_:)`` when the source runs.
     public func pathLeavesBaseDirectory(_ path: String) -> Bool {
         if allowsPathsOutsideBaseDirectory { return false }
-        let expanded = (path as NSString).expandingTildeInPath
-        let url =
-            expanded.hasPrefix("/")
-            ? URL(fileURLWithPath: expanded) : baseDirectory.appendingPathComponent(expanded)
-        let base = baseDirectory.standardizedFileURL.path
-        let basePrefix = base.hasSuffix("/") ? base : base + "/"
-        let resolved = url.standardizedFileURL.path
-        return resolved != base && !resolved.hasPrefix(basePrefix)
+        return !Self.path(
+            unresolvedURL(of: path).standardizedFileURL.path,
+            isInside: baseDirectory.standardizedFileURL.path
+        )
     }
 
     /// The message for a path ``pathLeavesBaseDirectory(_:)`` refuses.
@@ -73,15 +69,20 @@ public struct SourceContext: Sendable {
     /// neither can be used to step outside.
     /// - Returns: the absolute file URL, or `nil` when the path escapes the base directory.
     public func resolvePath(_ path: String) -> URL? {
-        let expanded = (path as NSString).expandingTildeInPath
-        let url =
-            expanded.hasPrefix("/")
-            ? URL(fileURLWithPath: expanded) : baseDirectory.appendingPathComponent(expanded)
-        let resolved = url.standardizedFileURL.resolvingSymlinksInPath()
+        let resolved = unresolvedURL(of: path).standardizedFileURL.resolvingSymlinksInPath()
         if allowsPathsOutsideBaseDirectory { return resolved }
         let base = baseDirectory.standardizedFileURL.resolvingSymlinksInPath().path
-        let basePrefix = base.hasSuffix("/") ? base : base + "/"
-        guard resolved.path == base || resolved.path.hasPrefix(basePrefix) else { return nil }
-        return resolved
+        return Self.path(resolved.path, isInside: base) ? resolved : nil
+    }
+
+    /// `path` (`~` expanded) as a file URL: absolute as written, else under ``baseDirectory``.
+    private func unresolvedURL(of path: String) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        return expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : baseDirectory.appendingPathComponent(expanded)
+    }
+
+    /// Whether the normalised `path` is `base` or under it.
+    private static func path(_ path: String, isInside base: String) -> Bool {
+        path == base || path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
     }
 }

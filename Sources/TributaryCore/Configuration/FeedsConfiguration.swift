@@ -79,6 +79,11 @@ public struct FeedsConfiguration: Sendable {
     /// The directory holding feeds.json, against which relative paths resolve.
     public var directory: URL { file.deletingLastPathComponent() }
 
+    /// The state store's file: ``state`` (or ``defaultState``) against ``directory``.
+    public var stateURL: URL {
+        URL(fileURLWithPath: state ?? Self.defaultState, relativeTo: directory).standardizedFileURL
+    }
+
     /// The sources that are not switched off with `"enabled": false`.
     public var enabledSources: [SourceConfiguration] { sources.filter(\.enabled) }
 }
