@@ -6,7 +6,17 @@ import PackageDescription
 /// `testDependencies` are what the test target needs beyond its adapter and TributaryCore.
 let adapters: [(name: String, dependencies: [Target.Dependency], testDependencies: [Target.Dependency])] = [
     ("JSONFile", ["FeedParser", "HTMLSanitizer"], ["FeedParser"]),
-    ("Exec", ["FeedParser", "HTMLSanitizer", .product(name: "Logging", package: "swift-log")], []),
+    (
+        "Exec",
+        [
+            "FeedParser",
+            "HTMLSanitizer",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ],
+        []
+    ),
     (
         "RSS",
         [
@@ -117,6 +127,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The persistent item store (SQLite): migrations, WAL, transactions.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The exec source's child processes: launch in a process group, streamed stdout and stderr, teardown.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // Already required by swift-subprocess; named for `FilePath`, which its API takes.
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         .target(

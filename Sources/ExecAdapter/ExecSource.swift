@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Subprocess
+import SystemPackage
 public import TributaryCore
 
 /// Runs an external program and reads a feed from its stdout: the `exec` kind, the language-neutral plugin route.
@@ -14,10 +16,11 @@ public import TributaryCore
 /// started, exits with a non-zero status or is killed by a signal, runs past its `timeout`, or prints something
 /// that is not a feed; the message names the command, the exit status and the last stderr lines.
 ///
-/// On timeout (the entry's `timeout`, less ``timeoutMargin`` when it is 2 s or more), on cancellation, and when a program that has exited leaves children holding its stdout open for
-/// more than ``drainGracePeriod``, the whole process group is ended: `SIGTERM`, then `SIGKILL` after
-/// ``terminationGracePeriod``. Children left in the group after a normal exit are killed too. A child that moves to
-/// a group or session of its own (`setsid`) leaves Tributary's reach.
+/// The program runs under swift-subprocess. Reading ends when the program exits: what it and its children wrote
+/// by then is read, and children it left behind holding stdout do not keep the source waiting. On timeout (the
+/// entry's `timeout`, less ``timeoutMargin`` when it is 2 s or more) and on cancellation the whole process group is
+/// ended: `SIGTERM`, then `SIGKILL` after ``terminationGracePeriod``. Children left in the group after a normal
+/// exit are killed too. A child that moves to a group or session of its own (`setsid`) leaves Tributary's reach.
 ///
 /// `command[0]` and `cwd` may name places outside the directory holding feeds.json: the feeds.json author chooses
 /// which programs run, as they would in a shell.
@@ -78,8 +81,6 @@ public struct ExecSource: Source {
     /// How much earlier than its `timeout` (of 2 s or more) a program is ended, so that the source reports the
     /// timeout before the pipeline's timer for the same `timeout` cancels it.
     public static let timeoutMargin: Duration = .milliseconds(500)
-    /// How long, after the program exited, its children may keep stdout open before the group is ended.
-    public static let drainGracePeriod: Duration = .milliseconds(500)
 
     public let id: SourceID
     /// The options from feeds.json.
@@ -102,6 +103,23 @@ public struct ExecSource: Source {
         if let cwd = options.cwd, cwd.isEmpty {
             throw SourceOptionError(key: "cwd", message: "is empty; leave it out to run in the directory of feeds.json")
         }
+        for (key, values) in [("command", options.command), ("args", options.args)]
+        where values.contains(where: { $0.contains("\0") }) {
+            throw SourceOptionError(key: key, message: "holds a NUL character (\\u0000), which no program can receive")
+        }
+        for (name, value) in options.env {
+            let problem: String? =
+                if name.isEmpty || name.contains("=") || name.contains("\0") {
+                    "has the name \"\(name)\"; a variable's name is not empty and holds neither '=' nor NUL"
+                } else if name.first?.isASCII == true, name.first?.isNumber == true {
+                    "has the name \"\(name)\"; a variable's name does not start with a digit"
+                } else if value.contains("\0") {
+                    "\(name) holds a NUL character (\\u0000), which no program can receive"
+                } else {
+                    nil
+                }
+            if let problem { throw SourceOptionError(key: "env", message: problem) }
+        }
         self.id = id
         self.options = options
         self.context = context
@@ -114,23 +132,55 @@ public struct ExecSource: Source {
     public func run(into sink: EventSink) async throws {
         await sink.started()
         try Task.checkCancellation()
-        let child: ChildProcess
+        let launch: Launch
         do {
-            child = try start()
+            launch = try prepare()
         } catch let error as SourceError {
             await sink.failed(error)
             return
         }
-        let outcome: Outcome
+        let progress = LockedValue(Progress())
+        let timeout = options.timeout ?? Self.defaultTimeout
+        // The pipeline cancels a source at the same `timeout`. Ending the program half a second early lets the
+        // source report the timeout itself, with the program's last stderr lines, rather than be cut off.
+        let limit = timeout >= .seconds(2) ? timeout - Self.timeoutMargin : timeout
+        let ending: Ending
         do {
-            outcome = try await read(child, into: sink)
+            ending = try await withThrowingTaskGroup(of: Ending.self) { group in
+                group.addTask { .exited(try await self.execute(launch, progress: progress, sink: sink)) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return .timedOut
+                }
+                // Whichever ends first: the program (then the timer is stopped) or the timer (then the program's
+                // task is cancelled, which has swift-subprocess end its group, waited for as the group closes).
+                let first = try await group.next() ?? .timedOut
+                group.cancelAll()
+                return first
+            }
+        } catch let error as SubprocessError {
+            progress.withLock { $0.endGroup() }
+            await sink.failed(startFailure(error))
+            return
         } catch {
-            child.end(grace: Self.terminationGracePeriod)
-            context.logger.info("exec source cancelled; its process group was ended", metadata: ["pid": "\(child.pid)"])
+            progress.withLock { $0.endGroup() }
+            if Task.isCancelled {
+                context.logger.info("exec source cancelled; its process group was ended")
+                throw CancellationError()
+            }
             throw error
         }
-        child.killRemainingGroup()
-        if let failure = outcome.failure(sourceID: id, command: commandDescription) {
+        // Children the program left behind in its group (a program that exited normally) are ended too.
+        let outcome = progress.withLock { progress -> Progress in
+            progress.endGroup()
+            return progress
+        }
+        if Task.isCancelled {
+            context.logger.info("exec source cancelled; its process group was ended")
+            throw CancellationError()
+        }
+        log(progress.withLock { $0.stderr.finish() })
+        if let failure = failure(ending, outcome, timeout: timeout) {
             await sink.failed(failure)
         } else {
             await sink.finished()
@@ -139,45 +189,90 @@ public struct ExecSource: Source {
 
     // MARK: - Private
 
-    /// What reading the program's output came to.
-    private struct Outcome {
-        var termination: ChildProcess.Termination?
-        var timedOut: Duration?
-        var outputError: SourceError?
-        var stderr: StandardErrorTail
+    /// Everything the program is started with, worked out (and checked) before it starts.
+    private struct Launch: Sendable {
+        var executable: FilePath
+        var arguments: [String]
+        var environment: [[UInt8]]
+        var directory: FilePath
+    }
 
-        func failure(sourceID: SourceID, command: String) -> SourceError? {
-            if let timedOut {
-                return SourceError(
-                    sourceID: sourceID,
-                    reason: .other(
-                        "\(command) timed out after \(DurationFormat.string(timedOut)) and was ended with its children\(stderr.summary); raise \"timeout\" in feeds.json if the program is slow"
-                    )
-                )
-            }
-            switch termination {
-            case .exited(let status)? where status != 0:
-                return SourceError(
-                    sourceID: sourceID,
-                    reason: .other("\(command) exited with status \(status)\(stderr.summary)")
-                )
-            case .signalled(let signal)?:
-                return SourceError(
-                    sourceID: sourceID,
-                    reason: .other("\(command) was killed by signal \(signal)\(stderr.summary)")
-                )
-            default:
-                return outputError
-            }
+    /// How the run ended.
+    private enum Ending: Sendable {
+        case exited(TerminationStatus)
+        case timedOut
+    }
+
+    /// What the reading tasks learn, kept where the timeout and cancellation paths can read it too.
+    private struct Progress: Sendable {
+        /// The program's process id, which is also its process group's.
+        var processGroup: pid_t?
+        var stderr = StandardErrorTail()
+        var outputError: SourceError?
+
+        /// Sends `SIGKILL` to whatever is left of the program's group, once.
+        mutating func endGroup() {
+            if let processGroup { _ = kill(-processGroup, SIGKILL) }
+            processGroup = nil
         }
+    }
+
+    /// The steps that end the program's whole group: `SIGTERM`, up to ``terminationGracePeriod`` to exit, then
+    /// `SIGKILL` (swift-subprocess adds the last step, to the group too).
+    private static let teardown: [TeardownStep] = [
+        .gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: terminationGracePeriod)
+    ]
+
+    private func failure(_ ending: Ending, _ outcome: Progress, timeout: Duration) -> SourceError? {
+        let command = commandDescription
+        switch ending {
+        case .timedOut:
+            return SourceError(
+                sourceID: id,
+                reason: .other(
+                    "\(command) timed out after \(DurationFormat.string(timeout)) and was ended with its children\(outcome.stderr.summary); raise \"timeout\" in feeds.json if the program is slow"
+                )
+            )
+        case .exited(.exited(let status)) where status != 0:
+            return SourceError(
+                sourceID: id,
+                reason: .other("\(command) exited with status \(status)\(outcome.stderr.summary)")
+            )
+        case .exited(.signaled(let signal)):
+            return SourceError(
+                sourceID: id,
+                reason: .other("\(command) was killed by signal \(signal)\(outcome.stderr.summary)")
+            )
+        case .exited:
+            return outcome.outputError
+        }
+    }
+
+    /// A program that could not be started, in words.
+    private func startFailure(_ error: SubprocessError) -> SourceError {
+        let program = options.command[0]
+        let detail: String
+        if let errno = error.underlyingError {
+            switch errno {
+            case .execFormatError:
+                detail = "is not a program this machine can run (a script needs a first line such as #!/bin/sh)"
+            case .permissionDenied:
+                detail = "could not be started: permission denied; make it executable with chmod +x"
+            default:
+                detail = "could not be started: \(String(cString: strerror(errno.rawValue)).lowercased())"
+            }
+        } else {
+            detail = "could not be started"
+        }
+        return SourceError(sourceID: id, reason: .unreadable(path: program, detail: detail), underlying: error)
     }
 
     private var commandDescription: String {
         "'" + (options.command + options.args).joined(separator: " ") + "'"
     }
 
-    /// Finds the program and the working directory, and starts it.
-    private func start() throws -> ChildProcess {
+    /// Finds the program and the working directory, and builds its environment.
+    private func prepare() throws -> Launch {
         let program = options.command[0]
         let executable = try resolveExecutable(program)
         let directory: URL
@@ -199,93 +294,84 @@ public struct ExecSource: Source {
         }
         var environment = ProcessInfo.processInfo.environment
         environment.merge(options.env) { _, new in new }
-        do {
-            let child = try ChildProcess(
-                executable: executable,
-                arguments: Array(options.command.dropFirst()) + options.args,
-                environment: environment,
-                directory: directory
-            )
-            context.logger.debug(
-                "exec source started",
-                metadata: ["command": "\(commandDescription)", "pid": "\(child.pid)"]
-            )
-            return child
-        } catch {
-            throw SourceError(
-                sourceID: id,
-                reason: .unreadable(path: program, detail: "could not be started: \(error.localizedDescription)"),
-                underlying: error
-            )
-        }
+        // swift-subprocess hands each entry to `strdup`: it must end in its own NUL.
+        return Launch(
+            executable: FilePath(executable.path),
+            arguments: Array(options.command.dropFirst()) + options.args,
+            environment: environment.sorted { $0.key < $1.key }.map { Array("\($0.key)=\($0.value)\0".utf8) },
+            directory: FilePath(directory.path)
+        )
     }
 
-    /// Reads stdout and stderr until both end and the program has exited, or the timeout passes.
-    private func read(_ child: ChildProcess, into sink: EventSink) async throws -> Outcome {
-        let clock = ContinuousClock()
-        let timeout = options.timeout ?? Self.defaultTimeout
-        // The pipeline cancels a source at the same `timeout`. Ending the program half a second early lets the
-        // source report the timeout itself, with the program's last stderr lines, rather than be cut off.
-        let deadline = clock.now + (timeout >= .seconds(2) ? timeout - Self.timeoutMargin : timeout)
-        let reader = FeedOutputReader(sourceID: id, stream: options.stream)
-        var outcome = Outcome(stderr: StandardErrorTail())
-        var exitedAt: ContinuousClock.Instant?
-        var pause: Duration = .milliseconds(1)
-        while !(child.outputClosed && !child.isRunning) {
-            try Task.checkCancellation()
-            var progressed = false
-            if case .bytes(let bytes) = child.readStandardOutput() {
-                progressed = true
-                if outcome.outputError == nil {
-                    do {
-                        let (items, warnings) = try reader.consume(bytes)
-                        for warning in warnings { await sink.send(.warning(warning)) }
-                        await sink.items(items)
-                    } catch {
-                        // The output cannot be a feed: stop the program rather than read the rest.
-                        outcome.outputError = error
-                        child.end(grace: Self.terminationGracePeriod)
+    /// Runs the program in a process group of its own and reads stdout and stderr, each in its own task, until
+    /// the program exits; swift-subprocess then reads what is left in the pipes and stops, even while children
+    /// of the program still hold them. Cancelling the task ends the group with ``teardown``.
+    private func execute(
+        _ launch: Launch,
+        progress: LockedValue<Progress>,
+        sink: EventSink
+    ) async throws -> TerminationStatus {
+        var platformOptions = PlatformOptions()
+        platformOptions.processGroupID = 0
+        platformOptions.teardownSequence = Self.teardown
+        let result = try await Subprocess.run(
+            .path(launch.executable),
+            arguments: Arguments(launch.arguments),
+            environment: .custom(launch.environment),
+            workingDirectory: launch.directory,
+            platformOptions: platformOptions,
+            input: .none,
+            output: .sequence,
+            error: .sequence
+        ) { execution in
+            let pid = execution.processIdentifier.value
+            progress.withLock { $0.processGroup = pid }
+            context.logger.debug(
+                "exec source started",
+                metadata: ["command": "\(commandDescription)", "pid": "\(pid)"]
+            )
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await self.readOutput(execution.standardOutput, progress: progress, sink: sink) {
+                        // The output cannot be a feed: end the program rather than read the rest.
+                        await execution.teardown(using: Self.teardown)
                     }
                 }
-            }
-            if case .bytes(let bytes) = child.readStandardError() {
-                progressed = true
-                log(outcome.stderr.append(bytes))
-            }
-            if exitedAt == nil, !child.isRunning { exitedAt = clock.now }
-            if let exitedAt, !child.outputClosed, clock.now - exitedAt > Self.drainGracePeriod {
-                // The program is gone but a child of it still holds the pipes: end the group, read what is left.
-                child.end(grace: Self.terminationGracePeriod)
-            }
-            if clock.now >= deadline {
-                child.end(grace: Self.terminationGracePeriod)
-                outcome.timedOut = timeout
-                break
-            }
-            if progressed {
-                pause = .milliseconds(1)
-            } else {
-                try await Task.sleep(for: pause)
-                pause = min(pause * 2, .milliseconds(20))
+                group.addTask {
+                    for try await buffer in execution.standardError {
+                        let lines = progress.withLock { $0.stderr.append(buffer.withUnsafeBytes { Array($0) }) }
+                        self.log(lines)
+                    }
+                }
+                try await group.waitForAll()
             }
         }
-        log(outcome.stderr.finish())
-        // The kernel has seen the exit; Foundation's status follows once it has reaped the child.
-        let reapingDeadline = clock.now + .seconds(2)
-        while child.termination == nil, clock.now < reapingDeadline {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        outcome.termination = child.termination
-        if outcome.timedOut == nil, outcome.outputError == nil {
-            do {
-                let (items, warnings) = try reader.finish()
+        return result.terminationStatus
+    }
+
+    /// Turns stdout into items as it arrives; `end` ends the program when the output cannot be a feed.
+    private func readOutput(
+        _ output: SubprocessOutputSequence,
+        progress: LockedValue<Progress>,
+        sink: EventSink,
+        end: () async -> Void
+    ) async throws {
+        let reader = FeedOutputReader(sourceID: id, stream: options.stream)
+        do {
+            for try await buffer in output {
+                let (items, warnings) = try reader.consume(buffer.withUnsafeBytes { Array($0) })
                 for warning in warnings { await sink.send(.warning(warning)) }
                 await sink.items(items)
-            } catch {
-                outcome.outputError = error
             }
+            // Cut short by a timeout or cancellation: what was read has been emitted; the rest is not a document.
+            guard !Task.isCancelled else { return }
+            let (items, warnings) = try reader.finish()
+            for warning in warnings { await sink.send(.warning(warning)) }
+            await sink.items(items)
+        } catch let error as SourceError {
+            progress.withLock { $0.outputError = error }
+            await end()
         }
-        return outcome
     }
 
     private func log(_ lines: [String]) {

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NetworkFailure
+import TributaryCore
 
 /// The WebSocket transport: a client of our own on SwiftNIO (TCP, and TLS for `wss://`), with the handshake and
 /// the framing in ``WebSocketHandshake`` and ``WebSocketFrameReader``.

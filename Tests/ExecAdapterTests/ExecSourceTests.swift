@@ -18,6 +18,27 @@ import TributaryCore
         #expect(error.key == "command")
     }
 
+    @Test(arguments: [
+        (["A=B": "x"], "has the name \"A=B\""),
+        (["1PATH": "x"], "does not start with a digit"),
+        (["": "x"], "has the name \"\""),
+        (["NAME": "a\0b"], "NAME holds a NUL character"),
+    ])
+    func initRejectsAnEnvironmentNoProgramCanReceive(_ env: [String: String], _ message: String) throws {
+        let error = try #require(throws: SourceOptionError.self) {
+            try makeSource(["true"], in: URL(fileURLWithPath: "/nonexistent"), env: env)
+        }
+        #expect(error.key == "env")
+        #expect(error.message.contains(message))
+    }
+
+    @Test func initRejectsAnArgumentWithANULCharacter() throws {
+        let error = try #require(throws: SourceOptionError.self) {
+            try makeSource(["echo"], in: URL(fileURLWithPath: "/nonexistent"), args: ["a\0b"])
+        }
+        #expect(error.key == "args")
+    }
+
     @Test func initNeitherLooksForNorStartsTheProgram() throws {
         // A program that does not exist is only noticed by `run` (SRC-1).
         _ = try makeSource(["./not-there"], in: URL(fileURLWithPath: "/nonexistent"))
@@ -151,6 +172,31 @@ import TributaryCore
         }
     }
 
+    @Test func everyEnvironmentVariableArrivesExactlyAsWritten() async throws {
+        try await withFixtureDirectory { directory in
+            // Each variable becomes one item whose title is the value the program saw.
+            let script = #"""
+                printf '{"version":"https://jsonfeed.org/version/1.1","title":"env","items":['
+                sep=""
+                for name in SHORT LONGER_NAME_HERE WITH_EQUALS UNICODE EMPTY HOME; do
+                    eval "value=\${$name-unset}"
+                    printf '%s{"id":"%s","title":"[%s]"}' "$sep" "$name" "$value"
+                    sep=","
+                done
+                printf ']}'
+                """#
+            try script.write(to: directory.appendingPathComponent("vars.sh"), atomically: true, encoding: .utf8)
+            let env = [
+                "SHORT": "a", "LONGER_NAME_HERE": String(repeating: "v", count: 300), "WITH_EQUALS": "k=v; x=y",
+                "UNICODE": "Brøndby – 東京", "EMPTY": "", "HOME": "/overridden/home",
+            ]
+            let events = try await run(makeSource(["sh", "vars.sh"], in: directory, env: env))
+            #expect(events.last == .finished)
+            let seen = Dictionary(uniqueKeysWithValues: events.items.map { ($0.id, $0.title ?? "") })
+            #expect(seen == env.mapValues { "[\($0)]" })
+        }
+    }
+
     @Test func outputThatIsNoFeedFails() async throws {
         try await withFixtureDirectory { directory in
             let events = try await run(makeSource(["sh", "garbage.sh"], in: directory))
@@ -186,6 +232,19 @@ import TributaryCore
             #expect(onPath.failure?.description.contains("not found on PATH") == true)
             let relative = try await run(makeSource(["./missing.sh"], in: directory))
             #expect(relative.failure?.reason == .fileNotFound(path: "./missing.sh"))
+        }
+    }
+
+    @Test func aScriptWithoutAnInterpreterLineFailsInWords() async throws {
+        try await withFixtureDirectory { directory in
+            let script = directory.appendingPathComponent("no-shebang")
+            try "echo hello\n".write(to: script, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            let events = try await run(makeSource(["./no-shebang"], in: directory))
+            let failure = try #require(events.failure)
+            #expect(failure.description.contains("./no-shebang"))
+            #expect(failure.description.contains("#!/bin/sh"))
+            #expect(!failure.description.contains("Errno"))
         }
     }
 
