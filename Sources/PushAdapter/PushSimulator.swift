@@ -5,23 +5,58 @@ public import TributaryCore
 /// The simulator's deterministic item generator: item `seq` of seed `seed` is always the same item.
 ///
 /// Items have a headline, a URL on an example domain (`example.com`, `example.org`, `example.net`), a publisher
-/// (as author and as `_tributary.origin`), a publication time (``epoch`` plus `seq` seconds), tags and a language.
+/// (as author and as `_tributary.origin`), a publication time (see ``publicationTime(of:)``), tags and a language.
 /// Some headlines are Japanese; some hold characters that renderers must escape (`<`, `&`, quotes, `*`, `_`,
 /// backticks). The generator is a pure function of `(seed, seq)`, so a server can replay any item without keeping
 /// it, and the in-process `simulate` source and `tributary simulate` produce the same items.
 public struct PushSimulator: Sendable, Hashable {
     /// The seed: equal seeds give equal items.
     public var seed: UInt64
-    /// The publication time of item 0; item `seq` is published `seq` seconds later.
+    /// When the simulator starts: the backlog was published before it, later items appear after it.
     public var epoch: Date
+    /// How many items exist at ``epoch``.
+    public var backlog: Int
+    /// New items per second after ``epoch``.
+    public var rate: Double
+
+    /// The mean time between two items of the backlog: a wire's pace, so that a digest shows the backlog over the
+    /// hours before the start, at distinct times, rather than in one minute.
+    public static let backlogSpacing: TimeInterval = 7 * 60
 
     /// Creates a generator.
     /// - Parameters:
     ///   - seed: equal seeds give equal items.
-    ///   - epoch: the publication time of item 0.
-    public init(seed: UInt64, epoch: Date) {
+    ///   - epoch: when the simulator starts.
+    ///   - backlog: how many items exist at `epoch`.
+    ///   - rate: new items per second after `epoch`.
+    public init(seed: UInt64, epoch: Date, backlog: Int = 0, rate: Double = 1) {
         self.seed = seed
         self.epoch = epoch
+        self.backlog = backlog
+        self.rate = rate
+    }
+
+    /// The epoch of a simulator started in-process at `date`: the last multiple of ``backlogSpacing`` since
+    /// 1970, so that runs within the same seven minutes see the same items with the same times (a source's items
+    /// depend on its input, not on the moment it runs) while the times stay close to the time of the run.
+    public static func epoch(containing date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / backlogSpacing).rounded(.down) * backlogSpacing)
+    }
+
+    /// When item `seq` was published: items of the backlog (`seq` up to ``backlog``) about ``backlogSpacing``
+    /// apart before ``epoch``, each a few minutes off the even pace, never out of order and the newest at least a
+    /// minute before the epoch; later items at the second they appear, `rate` per second. A pure function of the
+    /// generator and `seq`, like the rest of the item.
+    public func publicationTime(of seq: Int64) -> Date {
+        let newestOfBacklog = Int64(backlog)
+        guard seq <= newestOfBacklog else {
+            // Whole seconds, as the wire's RFC 3339 times carry them.
+            return epoch.addingTimeInterval(rate > 0 ? (Double(seq - newestOfBacklog) / rate).rounded(.down) : 0)
+        }
+        // Up to 359 s later than the even pace: consecutive items stay at least 61 s apart.
+        var random = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(bitPattern: seq))
+        let offPace = TimeInterval(random.next() % 360)
+        return epoch.addingTimeInterval(-Double(newestOfBacklog - seq + 1) * Self.backlogSpacing + offPace)
     }
 
     /// The item with sequence number `seq`.
@@ -52,7 +87,7 @@ public struct PushSimulator: Sendable, Hashable {
                 baseURL: nil
             ),
             summary: headline,
-            datePublished: epoch.addingTimeInterval(TimeInterval(seq)),
+            datePublished: publicationTime(of: seq),
             authors: [FeedItem.Author(name: publisher.name, url: "https://\(publisher.domain)/")],
             tags: tags,
             language: language,

@@ -19,7 +19,8 @@ public struct PushSimulatorConfiguration: Sendable, Hashable {
     /// Stop sending anything (heartbeats included) after this many frames of each connection, keeping the
     /// connection open: a server that has hung (`nil`: never).
     public var silentAfter: Int?
-    /// The publication time of item 0 (see ``PushSimulator``).
+    /// When the simulator starts: the newest backlog item is published then (see
+    /// ``PushSimulator/publicationTime(of:)``).
     public var epoch: Date
 
     /// Creates a configuration.
@@ -43,6 +44,11 @@ public struct PushSimulatorConfiguration: Sendable, Hashable {
         self.epoch = epoch
     }
 
+    /// The item generator of this configuration: its seed and its schedule.
+    public var generator: PushSimulator {
+        PushSimulator(seed: seed, epoch: epoch, backlog: backlog, rate: rate)
+    }
+
     /// What is wrong with the configuration, as a message naming the setting, or `nil` when it is usable.
     public var problem: String? {
         if !rate.isFinite || rate < 0 { return "rate must be a number of items per second, 0 or more" }
@@ -54,10 +60,5 @@ public struct PushSimulatorConfiguration: Sendable, Hashable {
         if heartbeatInterval <= .zero { return "the heartbeat interval must be positive" }
         if let silentAfter, silentAfter < 1 { return "silentAfter must be 1 or more" }
         return nil
-    }
-
-    /// The start of the UTC day holding `date`: the default epoch, so items keep their times through a day.
-    public static func dayEpoch(containing date: Date) -> Date {
-        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
     }
 }

@@ -21,7 +21,7 @@ struct PushSimulatorTimeline: Sendable {
 
     init(configuration: PushSimulatorConfiguration, start: ContinuousClock.Instant = ContinuousClock.now) {
         self.configuration = configuration
-        self.generator = PushSimulator(seed: configuration.seed, epoch: configuration.epoch)
+        self.generator = configuration.generator
         self.start = start
     }
 

@@ -164,7 +164,7 @@ public struct PushSource: Source {
         if let simulate = options.simulate {
             let configuration = Self.simulatorConfiguration(
                 simulate,
-                epoch: PushSimulatorConfiguration.dayEpoch(containing: context.now())
+                epoch: PushSimulator.epoch(containing: context.now())
             )
             transport = SimulatedPushTransport(timeline: PushSimulatorTimeline(configuration: configuration))
             url = "simulate://\(id)"

@@ -41,7 +41,10 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(name: .customLong("heartbeat"), help: "Send a heartbeat after this long without a frame (e.g. 5s).")
     var heartbeat: String = "5s"
 
-    @Option(help: "Publication time of item 0, RFC 3339 (default: the start of the current UTC day).")
+    @Option(
+        help:
+            "When the wire starts, RFC 3339: its newest backlog item is published then, earlier ones about 7 minutes apart before it (default: now)."
+    )
     var epoch: String?
 
     func validate() throws {
@@ -80,7 +83,7 @@ struct SimulateCommand: AsyncParsableCommand {
             dropEvery: dropEvery,
             garbageEvery: garbageEvery,
             heartbeatInterval: DurationFormat.parse(heartbeat) ?? .seconds(5),
-            epoch: epoch.flatMap { RFC3339.parse($0) } ?? PushSimulatorConfiguration.dayEpoch(containing: Date())
+            epoch: epoch.flatMap { RFC3339.parse($0) } ?? Date()
         )
     }
 }

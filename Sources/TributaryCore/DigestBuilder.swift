@@ -9,6 +9,9 @@ public import Foundation
 ///   order the pipeline gave them.
 /// - ``Digest/Entry/timeText`` and ``Digest/Entry/dateISO`` come from the item's own date (`date_published`, else
 ///   `date_modified`) and are `nil` when the item has none: a first-seen time is not shown as a publication time.
+/// - A date without a time of day (``isDateOnly(_:)``: `2026-11-20` in the feed, read as midnight UTC, or a time
+///   written as exactly `00:00:00` UTC, as blog engines write a date) shows no time (`timeText` is `nil`, `dateISO`
+///   is the day, `2026-11-20`) and puts the item on the day as written, in every time zone.
 /// - The title is the item's title; else the first words (about 80 characters) of its text; else its URL; else
 ///   `(untitled)`. Whitespace runs, newlines included, are collapsed to one space in every string taken from a
 ///   feed; nothing is escaped here.
@@ -107,13 +110,23 @@ public struct DigestBuilder: Sendable {
         var countsBySource: [SourceID: Int] = [:]
         for item in items {
             let ownDate = item.datePublished ?? item.dateModified
-            let dayDate = ownDate ?? item.tributary?.firstSeen ?? generatedAt
+            let dateOnly = ownDate.map(Self.isDateOnly) ?? false
+            let dayDate =
+                if let ownDate, dateOnly { formats.sameWallClockTime(asUTC: ownDate) } else {
+                    ownDate ?? item.tributary?.firstSeen ?? generatedAt
+                }
             let dayID = formats.dayID(dayDate)
             if entriesByDay[dayID] == nil {
                 dayOrder.append(dayID)
                 headings[dayID] = formats.heading(dayDate)
             }
-            let entry = makeEntry(for: item, ownDate: ownDate, sourceTitles: sourceTitles, formats: formats)
+            let entry = makeEntry(
+                for: item,
+                ownDate: ownDate,
+                dateOnlyDay: dateOnly ? dayID : nil,
+                sourceTitles: sourceTitles,
+                formats: formats
+            )
             entriesByDay[dayID, default: []].append(entry)
             countsBySource[entry.sourceID, default: 0] += 1
         }
@@ -148,9 +161,18 @@ public struct DigestBuilder: Sendable {
 
     // MARK: - Private
 
+    /// Whether `date` stands for a day rather than a moment: exactly midnight UTC, to the second. A feed's
+    /// `2026-11-20` is read so, and blog engines that know only the day write `Fri, 20 Nov 2026 00:00:00 +0000`.
+    /// An item really published at midnight UTC to the second shows its day without its time: a small loss, next to
+    /// every dated-only item showing `00:00` (or `19:00` the day before, west of Greenwich).
+    public static func isDateOnly(_ date: Date) -> Bool {
+        date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) == 0
+    }
+
     private func makeEntry(
         for item: FeedItem,
         ownDate: Date?,
+        dateOnlyDay: String?,
         sourceTitles: [SourceID: String],
         formats: DateFormats
     ) -> Digest.Entry {
@@ -180,7 +202,8 @@ public struct DigestBuilder: Sendable {
                 publisher: Self.nonEmpty(link.publisher.map(FeedText.collapseWhitespace))
             )
         }
-        let times = ownDate.map(formats.entryTimes)
+        let times: (time: String?, iso: String)? =
+            if let dateOnlyDay { (nil, dateOnlyDay) } else { ownDate.map(formats.entryTimes) }
         var isNew = false
         if let previousDigestAt, let firstSeen = item.tributary?.firstSeen {
             isNew = firstSeen > previousDigestAt
@@ -192,7 +215,7 @@ public struct DigestBuilder: Sendable {
             sourceID: sourceID,
             sourceTitle: sourceTitles[sourceID] ?? sourceID.rawValue,
             publisher: publisher,
-            timeText: times?.time,
+            timeText: times.flatMap(\.time),
             dateISO: times?.iso,
             summary: summary,
             tags: item.tags.compactMap { Self.nonEmpty(FeedText.collapseWhitespace($0)) },
@@ -294,6 +317,13 @@ struct DateFormats {
         timeFormatter = formatter("HH:mm")
         isoFormatter = formatter("yyyy-MM-dd'T'HH:mm:ssxxxxx")
         generatedFormatter = formatter("yyyy-MM-dd HH:mm")
+    }
+
+    /// The instant at which the zone's clock reads what a UTC clock reads at `date`: the day of a date written
+    /// without a time, in this zone.
+    func sameWallClockTime(asUTC date: Date) -> Date {
+        let guess = date.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: date)))
+        return date.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess)))
     }
 
     func dayID(_ date: Date) -> String {

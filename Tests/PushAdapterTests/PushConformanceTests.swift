@@ -7,7 +7,12 @@ import TributaryCore
 /// The conformance kit over the push source: the in-process simulator, an unreachable server, and a malformed
 /// stream (the simulator's garbage frames).
 @Suite struct PushConformanceTests {
-    private static let context = SourceContext(baseDirectory: URL(fileURLWithPath: "/"), mode: .oneShot)
+    /// A fixed time of the run: the simulator's times follow it, and the kit's runs must see the same items.
+    private static let context = SourceContext(
+        baseDirectory: URL(fileURLWithPath: "/"),
+        mode: .oneShot,
+        now: { Date(timeIntervalSince1970: 1_767_225_600) }
+    )
 
     @Test func simulatedFeedConforms() async throws {
         // The backlog only (rate 0): items that arrive during the listen window depend on timing, so two runs of a

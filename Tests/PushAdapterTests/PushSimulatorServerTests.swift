@@ -32,7 +32,7 @@ import TributaryCore
         let first = try #require(seqs.first)
         #expect(seqs == Array(first..<(first + Int64(seqs.count))), "not contiguous, in order, once each: \(seqs)")
         #expect(seqs.count > 15, "backlog plus live items: \(seqs.count)")
-        let generator = PushSimulator(seed: 11, epoch: testEpoch)
+        let generator = configuration.generator
         for item in items {
             var expected = generator.item(seq: seq(of: item) ?? 0)
             expected.tributary?.source = "wire"
@@ -63,7 +63,7 @@ import TributaryCore
         }
         #expect(satisfied)
         #expect(ContinuousClock.now - started < .seconds(30))
-        let generator = PushSimulator(seed: 5, epoch: testEpoch)
+        let generator = configuration.generator
         let expected = (Int64(1)...60).map { seq in
             var item = generator.item(seq: seq)
             item.tributary?.source = "wire"

@@ -34,7 +34,8 @@ import TributaryCore
         let simulator = PushSimulator(seed: 7, epoch: epoch)
         let items = (Int64(1)...200).map { simulator.item(seq: $0) }
         #expect(Set(items.map(\.id)).count == 200)
-        for (offset, item) in items.enumerated() {
+        for item in items {
+            #expect(item.datePublished != nil)
             #expect(!item.id.isEmpty)
             #expect(item.title?.isEmpty == false)
             let url = try #require(item.url.flatMap(URL.init(string:)))
@@ -45,8 +46,34 @@ import TributaryCore
             )
             #expect(item.authors.first?.name?.isEmpty == false)
             #expect(!item.tags.isEmpty)
-            #expect(item.datePublished == epoch.addingTimeInterval(TimeInterval(offset + 1)))
         }
+    }
+
+    @Test func theBacklogIsSpreadOverTheHoursBeforeTheStartAndLiveItemsAppearAtTheirTime() throws {
+        let simulator = PushSimulator(seed: 7, epoch: epoch, backlog: 20, rate: 2)
+        let times = try (Int64(1)...30).map { try #require(simulator.item(seq: $0).datePublished) }
+        // The newest backlog item a few minutes before the start; the oldest about 20 × 7 minutes before it.
+        #expect(times[19] <= epoch.addingTimeInterval(-60) && times[19] > epoch.addingTimeInterval(-420))
+        let span = epoch.timeIntervalSince(times[0])
+        #expect(span > 19 * 7 * 60 && span <= 20 * 7 * 60)
+        for (earlier, later) in zip(times[0..<20], times[1..<20]) {
+            #expect(later.timeIntervalSince(earlier) >= 60, "items less than a minute apart")
+        }
+        // Not all in one minute, and not all on the minute: a digest shows distinct, plausible times.
+        let calendar = Calendar(identifier: .gregorian)
+        let minutes = Set(times[0..<20].map { calendar.dateComponents(in: .gmt, from: $0).minute ?? 0 })
+        #expect(minutes.count >= 15)
+        // Live items: at the second they appear, `rate` per second.
+        #expect(times[20] == epoch)
+        #expect(times[21] == epoch.addingTimeInterval(1))
+        #expect(times[29] == epoch.addingTimeInterval(5))
+        // An in-process simulator's epoch is a 7-minute tick: the same for runs inside it, close to the run.
+        let run = Date(timeIntervalSince1970: 1_767_225_600 + 3 * 3600 + 1000)
+        let tick = PushSimulator.epoch(containing: run)
+        #expect(run.timeIntervalSince(tick) >= 0 && run.timeIntervalSince(tick) < 420)
+        #expect(PushSimulator.epoch(containing: run.addingTimeInterval(10)) == tick)
+        // A pure function: asked again, the same times.
+        #expect(try (Int64(1)...30).map { try #require(simulator.item(seq: $0).datePublished) } == times)
     }
 
     @Test func someItemsAreJapaneseAndSomeNeedEscaping() {

@@ -61,6 +61,26 @@ import Testing
         #expect(utc.entries.first?.dateISO == "2026-11-21T20:00:00+00:00")
     }
 
+    @Test(arguments: ["Asia/Tokyo", "UTC", "America/New_York", "Pacific/Kiritimati", "Pacific/Pago_Pago"])
+    func aDateWithoutATimeShowsNoTimeAndStaysOnItsDayInEveryZone(_ zone: String) throws {
+        // `2026-11-20` in a feed is read as midnight UTC; so is a blog engine's `00:00:00 +0000`.
+        let dateOnly = try Self.item("day", published: "2026-11-20T00:00:00Z")
+        // Thirty seconds later is a time of day like any other.
+        let timed = try Self.item("timed", published: "2026-11-20T00:00:30Z")
+        let digest = try Self.builder(timeZone: TimeZone(identifier: zone)).build(
+            items: [dateOnly, timed],
+            statuses: []
+        )
+        let entry = try #require(digest.entries.first { $0.item.id == "day" })
+        #expect(entry.timeText == nil)
+        #expect(entry.dateISO == "2026-11-20")
+        let day = try #require(digest.days.first { $0.entries.contains { $0.item.id == "day" } })
+        #expect(day.id == "2026-11-20")
+        #expect(day.heading == "Friday, 20 November 2026")
+        let timedEntry = try #require(digest.entries.first { $0.item.id == "timed" })
+        #expect(timedEntry.timeText != nil)
+    }
+
     @Test func ordersDaysNewestFirstAndKeepsThePipelineOrderInsideADay() throws {
         // The pipeline's order is kept even where it disagrees with the times.
         let items = [
