@@ -43,7 +43,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "When the wire starts, RFC 3339: its newest backlog item is published then, earlier ones about 7 minutes apart before it (default: now)."
+            "When the wire starts, RFC 3339: the backlog was published about 7 minutes apart before it, later items at the second they go out (default: now)."
     )
     var epoch: String?
 
