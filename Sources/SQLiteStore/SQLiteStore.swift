@@ -15,7 +15,7 @@ public import TributaryCore
 ///   turns. Each store instance is one run: items it saves are stamped with its run, and
 ///   ``recordOutcome(_:for:at:policy:)`` with `.succeeded` makes exactly those the source's current items (what
 ///   ``currentItems(from:)`` serves on `notModified`); a failed run leaves the previous set as it was.
-public actor SQLiteStore: ItemStore {
+public actor SQLiteStore: StateStore {
     /// The database file.
     public nonisolated let url: URL
     private let database: DatabaseQueue
@@ -82,6 +82,8 @@ public actor SQLiteStore: ItemStore {
         defer { lock = nil }
         try database.close()
     }
+
+    public nonisolated var keepsHistory: Bool { true }
 
     // MARK: - ItemStore
 
@@ -234,11 +236,6 @@ public actor SQLiteStore: ItemStore {
     }
 
     /// Records how the source's run in this store's run ended, in one transaction.
-    ///
-    /// `.succeeded` resets the failure count and makes the items this run saved for the source its current items;
-    /// `.notModified` resets the failure count and keeps the current items; `.failed` counts a failure and sets the
-    /// next retry by `policy` (at least the failure's `retryAfter`); `.skipped` changes nothing. A failure under an
-    /// `entry` other than the recorded one counts from zero: the entry was edited, its old failures are not its own.
     /// - Returns: the source's health after the outcome.
     @discardableResult
     public func recordOutcome(
@@ -249,26 +246,8 @@ public actor SQLiteStore: ItemStore {
         entry: String? = nil
     ) async throws -> SourceHealth {
         let run = try await currentRun(at: date)
-        var health = try await health(for: source)
-        if let entry, health.entry != entry, outcome != .skipped {
-            if health.entry != nil { health.consecutiveFailures = 0 }
-            health.entry = entry
-        }
-        switch outcome {
-        case .skipped:
-            return health
-        case .succeeded, .notModified:
-            health = SourceHealth(lastAttempt: date, lastSuccess: date, entry: health.entry)
-        case .failed(let reason, let retryAfter):
-            health.lastAttempt = date
-            health.consecutiveFailures += 1
-            health.lastError = reason
-            health.nextRetry = policy.nextRetry(
-                afterFailures: health.consecutiveFailures,
-                retryAfter: retryAfter,
-                at: date
-            )
-        }
+        let health = try await health(for: source).recording(outcome, at: date, policy: policy, entry: entry)
+        if outcome == .skipped { return health }
         let record = health
         try await write { db in
             try db.execute(

@@ -1,7 +1,8 @@
 import Foundation
+public import TributaryCore
 
 /// Why a ``SQLiteStore`` could not be opened or used. The description names the file, what is wrong and the fix.
-public struct SQLiteStoreError: Error, Sendable, CustomStringConvertible {
+public struct SQLiteStoreError: StateStoreError, Sendable {
     /// The store's file.
     public var path: String
     /// What is wrong.

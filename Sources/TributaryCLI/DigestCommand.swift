@@ -69,7 +69,11 @@ struct DigestCommand: AsyncParsableCommand {
             template: htmlTemplate
         )
         // The digest is written before the state records it as shown (see AggregationRun.run).
-        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet)) { outcome in
+        let outcome = try await run.run(
+            in: state.location(for: configuration),
+            lockTimeout: state.lockTimeout,
+            progress: ProgressReporter(quiet: quiet)
+        ) { outcome in
             let rendered = try renderer.render(outcome.digest)
             guard let destination else {
                 FileHandle.standardOutput.write(Data(rendered.utf8))

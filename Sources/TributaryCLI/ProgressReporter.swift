@@ -5,7 +5,7 @@ import TributaryCore
 /// Reports the progress of a run on standard error: on a terminal a live status line above which each source's
 /// outcome is printed as it finishes; otherwise (cron, CI, a pipe) one plain line per outcome, so logs stay
 /// readable.
-actor ProgressReporter {
+actor ProgressReporter: RunProgress {
     private let isLive: Bool
     private let quiet: Bool
     private let write: @Sendable (String) -> Void

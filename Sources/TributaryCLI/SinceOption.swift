@@ -26,6 +26,11 @@ enum SinceOption: ExpressibleByArgument, Equatable {
     static var defaultCompletionKind: CompletionKind { .list(["last"]) }
 
     /// The point after which items are kept, or `nil` to keep every item.
+    /// ``cutoff(now:previousDigestAt:)`` as the rule ``AggregationRun/since`` takes.
+    var cutoffRule: @Sendable (Date, Date?) -> Date? {
+        { now, previous in cutoff(now: now, previousDigestAt: previous) }
+    }
+
     func cutoff(now: Date, previousDigestAt: Date?) -> Date? {
         switch self {
         case .last:

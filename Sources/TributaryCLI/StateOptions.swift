@@ -42,6 +42,11 @@ struct StateOptions: ParsableArguments {
         DurationFormat.parse(stateTimeout) ?? .seconds(60)
     }
 
+    /// Where the run keeps its state: in memory for `--no-state`, else the file of ``storeURL(for:)``.
+    func location(for configuration: FeedsConfiguration) -> StateStoreLocation {
+        storeURL(for: configuration).map(StateStoreLocation.sqlite) ?? .memory
+    }
+
     /// The store's file, or `nil` for `--no-state`: `--state` relative to the working directory, else feeds.json's
     /// `state` (or the default) relative to the directory holding feeds.json.
     func storeURL(for configuration: FeedsConfiguration) -> URL? {

@@ -32,7 +32,11 @@ struct SummaryCommand: AsyncParsableCommand {
             state: state,
             since: window.since
         )
-        let outcome = try await run.run(progress: ProgressReporter(quiet: quiet)) { outcome in
+        let outcome = try await run.run(
+            in: state.location(for: configuration),
+            lockTimeout: state.lockTimeout,
+            progress: ProgressReporter(quiet: quiet)
+        ) { outcome in
             let markdown = try RendererFactory.make(.markdown).render(outcome.digest)
             FileHandle.standardOutput.write(Data(markdown.utf8))
         }

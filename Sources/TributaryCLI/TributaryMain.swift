@@ -57,6 +57,15 @@ public enum TributaryMain {
     /// command line that did not parse.
     private static func reportFailedRun(_ error: any Error) -> Int32 {
         if let exitCode = error as? ExitCode { return exitCode.rawValue }
+        if let problems = error as? ConfigurationErrors {
+            // Every problem, one per line, before anything was fetched or written.
+            for problem in problems.errors { StandardError.write(problem.description) }
+            return CLIExit.usage.rawValue
+        }
+        if let storeFailure = error as? any StateStoreError {
+            StandardError.write("tributary: \(storeFailure)")
+            return CLIExit.sourceFailed.rawValue
+        }
         if let validation = error as? ValidationError {
             StandardError.write("tributary: \(validation.message)")
             return CLIExit.usage.rawValue

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import PushAdapter
 import Renderers
-import SQLiteStore
 import TributaryCore
 
 /// `tributary watch`: runs every source until interrupted and prints new items as they arrive.
@@ -45,16 +44,8 @@ struct WatchCommand: AsyncParsableCommand {
         let interval = DurationFormat.parse(interval) ?? .seconds(900)
         // Watch runs for hours, so it takes no run lock (a digest from cron may run meanwhile); SQLite's own
         // locking keeps every write whole.
-        var persistent: SQLiteStore?
-        if let url = state.storeURL(for: configuration) {
-            do {
-                persistent = try await SQLiteStore.open(at: url)
-            } catch let error as SQLiteStoreError {
-                StandardError.write("tributary: \(error)")
-                throw CLIExit.usage
-            }
-        }
-        let savedStates = try await persistent?.checkpoints() ?? [:]
+        let store = try await state.location(for: configuration).open(lockTimeout: nil)
+        let savedStates = try await store.checkpoints()
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,
@@ -78,7 +69,7 @@ struct WatchCommand: AsyncParsableCommand {
         let pipeline = Pipeline(
             sources: sources,
             settings: settings,
-            store: persistent.map { $0 as any ItemStore } ?? InMemoryItemStore(),
+            store: store,
             logger: logger
         )
         let printer = WatchPrinter(
@@ -94,6 +85,6 @@ struct WatchCommand: AsyncParsableCommand {
         } catch is CancellationError {
         }
         await printer.end()
-        try await persistent?.close()
+        try await store.close()
     }
 }

@@ -53,12 +53,12 @@ import TributaryCore
                 registry: registry,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                 now: { date },
-                storeURL: storeURL,
-                lockTimeout: .seconds(5),
-                since: since,
+                since: since?.cutoffRule,
                 retryFailed: retryFailed
             )
             return try await run.run(
+                in: .sqlite(storeURL),
+                lockTimeout: .seconds(5),
                 progress: ProgressReporter(live: false, quiet: true, write: { _ in }),
                 deliver: deliver
             )
@@ -187,10 +187,13 @@ import TributaryCore
                 configuration: configuration,
                 registry: registry,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                now: { Self.t0.addingTimeInterval(TimeInterval(round)) },
-                storeURL: workspace.url.appendingPathComponent("state.sqlite")
+                now: { Self.t0.addingTimeInterval(TimeInterval(round)) }
             )
-            let outcome = try await run.run(progress: ProgressReporter(live: false, quiet: true, write: { _ in }))
+            let outcome = try await run.run(
+                in: .sqlite(workspace.url.appendingPathComponent("state.sqlite")),
+                lockTimeout: .seconds(5),
+                progress: ProgressReporter(live: false, quiet: true, write: { _ in })
+            )
             titles.append(outcome.digest.days.flatMap(\.entries).map(\.title))
         }
         #expect(titles == [["count 0"], ["count 1"], ["count 2"]])

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// An ``ItemStore`` that keeps everything in memory, for `parse` and for tests. Nothing survives the process.
-public actor InMemoryItemStore: ItemStore {
+/// A ``StateStore`` that keeps everything in memory, for `parse`, `--no-state` and tests. Nothing survives the
+/// process: one store is one run, so every item a source saved is current and health starts from nothing.
+public actor InMemoryItemStore: StateStore {
     private struct Key: Hashable {
         var source: SourceID
         var id: String
@@ -10,7 +11,8 @@ public actor InMemoryItemStore: ItemStore {
     private var stored: [Key: StoredItem] = [:]
     private var order: [Key] = []
     private var digestDate: Date?
-    private var checkpoints: [SourceID: SourceCheckpoint] = [:]
+    private var savedCheckpoints: [SourceID: SourceCheckpoint] = [:]
+    private var healthRecords: [SourceID: SourceHealth] = [:]
 
     /// Creates an empty store.
     public init() {}
@@ -54,11 +56,11 @@ public actor InMemoryItemStore: ItemStore {
     }
 
     public func checkpoint(for source: SourceID) -> SourceCheckpoint {
-        checkpoints[source] ?? SourceCheckpoint()
+        savedCheckpoints[source] ?? SourceCheckpoint()
     }
 
     public func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) {
-        checkpoints[source] = checkpoint
+        savedCheckpoints[source] = checkpoint
     }
 
     public func lastDigestDate() -> Date? {
@@ -68,4 +70,41 @@ public actor InMemoryItemStore: ItemStore {
     public func recordDigest(at date: Date) {
         digestDate = date
     }
+
+    // MARK: - StateStore
+
+    public nonisolated var keepsHistory: Bool { false }
+
+    public func checkpoints() -> [SourceID: SourceCheckpoint] {
+        savedCheckpoints
+    }
+
+    public func health(for source: SourceID) -> SourceHealth {
+        healthRecords[source] ?? SourceHealth()
+    }
+
+    public func allHealth() -> [SourceID: SourceHealth] {
+        healthRecords
+    }
+
+    @discardableResult
+    public func recordOutcome(
+        _ outcome: SourceHealth.Outcome,
+        for source: SourceID,
+        at date: Date,
+        policy: RetryPolicy,
+        entry: String?
+    ) -> SourceHealth {
+        let health = health(for: source).recording(outcome, at: date, policy: policy, entry: entry)
+        healthRecords[source] = health
+        return health
+    }
+
+    /// Nothing: in a store of one run every item is a current item, which retention keeps.
+    @discardableResult
+    public func prune(notSeenSince cutoff: Date) -> Int {
+        0
+    }
+
+    public func close() {}
 }

@@ -1,89 +1,86 @@
-import ArgumentParser
-import Foundation
-import Logging
-import SQLiteStore
-import TributaryCore
+public import Foundation
+public import Logging
 
-/// One fetch of every enabled source through the pipeline, as `digest` and `summary` do it.
+/// What a run tells whoever shows its progress (the CLI's status line and per-source lines).
+public protocol RunProgress: Sendable {
+    /// The run is about to start these sources, in feeds.json order.
+    func begin(sources: [(id: SourceID, title: String?)]) async
+    /// One event of the pipeline.
+    func handle(_ event: PipelineEvent) async
+    /// The pipeline has finished.
+    func end() async
+}
+
+/// Progress nobody watches.
+public struct SilentRunProgress: RunProgress {
+    public init() {}
+    public func begin(sources: [(id: SourceID, title: String?)]) async {}
+    public func handle(_ event: PipelineEvent) async {}
+    public func end() async {}
+}
+
+/// One fetch of every enabled source through the pipeline into a ``StateStore``, as `digest` and `summary` do it.
 ///
-/// With a state store (the default) the run takes the store's run lock, hands every source its saved checkpoint,
-/// skips sources that are backing off (serving their stored items instead), records each source's outcome and the
-/// digest's time, and prunes items older than feeds.json's `retention`. Without one (`--no-state`) everything lives
-/// in memory for this run only.
-struct AggregationRun {
-    var configuration: FeedsConfiguration
-    var registry: SourceRegistry
-    var logger: Logger
-    var now: @Sendable () -> Date = { Date() }
-    /// The state store's file; `nil` keeps everything in memory.
-    var storeURL: URL?
-    /// How long to wait for another run that holds the store.
-    var lockTimeout: Duration = .seconds(60)
-    /// Limits the digest to items first seen after this point.
-    var since: SinceOption?
+/// The run hands every source its saved checkpoint, skips sources that are backing off (serving their stored items
+/// instead), records each source's outcome and the digest's time, and prunes items older than feeds.json's
+/// `retention`. It talks only to the ``StateStore`` protocol: the embedded SQLite store, a shared PostgreSQL store
+/// and the in-memory store of `--no-state` all run it the same way. Opening the store (and its run lock) and
+/// closing it are the caller's.
+public struct AggregationRun: Sendable {
+    public var configuration: FeedsConfiguration
+    public var registry: SourceRegistry
+    public var logger: Logger
+    public var now: @Sendable () -> Date
+    /// Limits the digest to items first seen after the date this returns for the run's time and the previous
+    /// digest's (`--since`); `nil` keeps every item.
+    public var since: (@Sendable (_ now: Date, _ previousDigestAt: Date?) -> Date?)?
     /// How failing sources back off across runs.
-    var retryPolicy = RetryPolicy()
+    public var retryPolicy: RetryPolicy
     /// `--retry-failed`: run the sources that are backing off now.
-    var retryFailed = false
+    public var retryFailed: Bool
+
+    /// Creates a run.
+    public init(
+        configuration: FeedsConfiguration,
+        registry: SourceRegistry,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() },
+        since: (@Sendable (_ now: Date, _ previousDigestAt: Date?) -> Date?)? = nil,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        retryFailed: Bool = false
+    ) {
+        self.configuration = configuration
+        self.registry = registry
+        self.logger = logger
+        self.now = now
+        self.since = since
+        self.retryPolicy = retryPolicy
+        self.retryFailed = retryFailed
+    }
 
     /// What a run produced: the pipeline's result and the digest built from it.
-    struct Outcome {
-        var result: PipelineResult
-        var digest: Digest
+    public struct Outcome: Sendable {
+        public var result: PipelineResult
+        public var digest: Digest
 
         /// Whether any source failed (exit code 1).
-        var hasFailures: Bool { result.hasFailures }
+        public var hasFailures: Bool { result.hasFailures }
     }
 
     /// Makes every enabled source (no I/O, by rule SRC-1), runs them, builds the digest and hands it to `deliver`
-    /// (which shows or writes it). The state records the digest as shown only once `deliver` returned: a digest
+    /// (which shows or writes it). The store records the digest as shown only once `deliver` returned: a digest
     /// whose output could not be written is shown again by the next `--since last`.
-    /// - Throws: ``CLIExit/usage`` after printing the problem, if a source cannot be constructed or the state store
-    ///   cannot be opened; `ExitCode.failure` after printing it, if the store fails during the run; what `deliver`
+    /// - Throws: ``ConfigurationErrors`` if a source cannot be constructed; what the store throws; what `deliver`
     ///   throws.
-    func run(
-        progress: ProgressReporter,
+    public func run(
+        store: any StateStore,
+        progress: any RunProgress = SilentRunProgress(),
         deliver: (Outcome) async throws -> Void = { _ in }
     ) async throws -> Outcome {
-        let persistent = try await openStore()
-        let (limit, explanation) = RunDeadline.limit(
-            for: configuration,
-            defaultSourceTimeout: PipelineSettings(configuration: configuration, now: now).defaultTimeout
-        )
-        let deadline = RunDeadline(after: limit, explanation: explanation)
-        defer { deadline.disarm() }
-        do {
-            let outcome = try await run(progress: progress, persistent: persistent, deliver: deliver)
-            try await persistent?.close()
-            return outcome
-        } catch let error as SQLiteStoreError {
-            StandardError.write("tributary: \(error)")
-            throw ExitCode.failure
-        }
-    }
-
-    // MARK: - Private
-
-    private func openStore() async throws -> SQLiteStore? {
-        guard let storeURL else { return nil }
-        do {
-            return try await SQLiteStore.open(at: storeURL, runLockTimeout: lockTimeout)
-        } catch let error as SQLiteStoreError {
-            StandardError.write("tributary: \(error)")
-            throw CLIExit.usage
-        }
-    }
-
-    private func run(
-        progress: ProgressReporter,
-        persistent: SQLiteStore?,
-        deliver: (Outcome) async throws -> Void
-    ) async throws -> Outcome {
-        let store: any ItemStore = persistent.map { $0 as any ItemStore } ?? InMemoryItemStore()
         let startedAt = now()
-        let savedStates = try await persistent?.checkpoints() ?? [:]
+        let savedStates = try await store.checkpoints()
         let entries = Dictionary(configuration.sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let backingOff = try await backingOffSources(in: persistent, at: startedAt, entries: entries)
+        let backingOff = try await backingOffSources(in: store, at: startedAt, entries: entries)
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,
@@ -108,16 +105,17 @@ struct AggregationRun {
         let generatedAt = now()
 
         var health: [SourceID: DigestBuilder.Health] = [:]
-        if let persistent {
-            for status in result.statuses {
-                let outcome = Self.outcome(of: status, skipped: backingOff[status.sourceID] != nil)
-                let record = try await persistent.recordOutcome(
-                    outcome,
-                    for: status.sourceID,
-                    at: generatedAt,
-                    policy: retryPolicy,
-                    entry: entries[status.sourceID]?.fingerprint
-                )
+        for status in result.statuses {
+            let outcome = Self.outcome(of: status, skipped: backingOff[status.sourceID] != nil)
+            let record = try await store.recordOutcome(
+                outcome,
+                for: status.sourceID,
+                at: generatedAt,
+                policy: retryPolicy,
+                entry: entries[status.sourceID]?.fingerprint
+            )
+            // A store of one run (`--no-state`) has no history worth a line in the digest.
+            if store.keepsHistory {
                 health[status.sourceID] = DigestBuilder.Health(
                     consecutiveFailures: record.consecutiveFailures,
                     lastSuccess: record.lastSuccess,
@@ -126,7 +124,7 @@ struct AggregationRun {
             }
         }
         var items = result.items
-        if let cutoff = since?.cutoff(now: generatedAt, previousDigestAt: previousDigestAt) {
+        if let cutoff = since?(generatedAt, previousDigestAt) {
             items = items.filter { item in (item.tributary?.firstSeen).map { $0 > cutoff } ?? true }
         }
         let digest = DigestBuilder(
@@ -139,24 +137,19 @@ struct AggregationRun {
         let outcome = Outcome(result: result, digest: digest)
         try await deliver(outcome)
         try await store.recordDigest(at: generatedAt)
-        if let persistent {
-            try await persistent.prune(
-                notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention))
-            )
-        }
+        try await store.prune(notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention)))
         return outcome
     }
 
     /// Stand-ins for the sources that are backing off at `date`, each with its current stored items. None with
     /// `--retry-failed`; none for a source whose entry changed since it failed (it was edited to fix it).
     private func backingOffSources(
-        in persistent: SQLiteStore?,
+        in store: any StateStore,
         at date: Date,
         entries: [SourceID: SourceConfiguration]
     ) async throws -> [SourceID: BackoffSource] {
-        guard let persistent else { return [:] }
         var result: [SourceID: BackoffSource] = [:]
-        for (id, health) in try await persistent.allHealth() where health.isBackingOff(at: date) {
+        for (id, health) in try await store.allHealth() where health.isBackingOff(at: date) {
             let source: Logger.MetadataValue = "\(id)"
             if retryFailed {
                 logger.debug("retrying now (--retry-failed) instead of backing off", metadata: ["source": source])
@@ -174,7 +167,7 @@ struct AggregationRun {
                 "backing off: serving stored items",
                 metadata: ["source": source, "failures": "\(health.consecutiveFailures)", "nextTry": "\(nextRetry)"]
             )
-            let items = try await persistent.currentItems(from: id).map(\.item)
+            let items = try await store.currentItems(from: id).map(\.item)
             let runs = health.consecutiveFailures
             var reason =
                 "not fetched: backing off after \(runs) failed run\(runs == 1 ? "" : "s"); "
@@ -186,7 +179,7 @@ struct AggregationRun {
     }
 
     /// "at 14:05 (in 12 min)", or with the day when it is not today.
-    static func when(_ date: Date, from now: Date, in timeZone: TimeZone) -> String {
+    public static func when(_ date: Date, from now: Date, in timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let formatter = DateFormatter()
@@ -219,28 +212,5 @@ struct AggregationRun {
     private static func seconds(_ duration: Duration) -> TimeInterval {
         let (seconds, attoseconds) = duration.components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}
-
-extension AggregationRun {
-    /// The run a command asks for with its `options` and `state` option groups and `--since`: the store beside
-    /// feeds.json (unless `--no-state`), the logger of `--verbose`, and ``RunClock``.
-    init(
-        configuration: FeedsConfiguration,
-        registry: SourceRegistry,
-        options: ConfigOptions,
-        state: StateOptions,
-        since: SinceOption?
-    ) {
-        self.init(
-            configuration: configuration,
-            registry: registry,
-            logger: options.makeLogger(),
-            now: RunClock.now(),
-            storeURL: state.storeURL(for: configuration),
-            lockTimeout: state.lockTimeout,
-            since: since,
-            retryFailed: state.retryFailed
-        )
     }
 }

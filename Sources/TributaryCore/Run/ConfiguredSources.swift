@@ -1,16 +1,15 @@
-import Foundation
-import Logging
-import TributaryCore
+public import Foundation
+public import Logging
 
 /// Makes the pipeline's sources from feeds.json, as every command that fetches does.
-enum ConfiguredSources {
+public enum ConfiguredSources {
     /// Makes every enabled source of `configuration` (no I/O, by rule SRC-1), each with a logger that names it and
     /// all sharing one ``HostLimiter`` set from feeds.json.
     /// - Parameters:
     ///   - savedStates: each source's checkpoint from the store, handed to it as ``SourceContext/savedState``.
     ///   - pipelineSource: how a made source becomes a ``PipelineSource``; `watch` wraps pull sources here.
-    /// - Throws: ``CLIExit/usage`` after printing every problem, if a source cannot be constructed.
-    static func make(
+    /// - Throws: ``ConfigurationErrors`` with every source that cannot be constructed.
+    public static func make(
         _ configuration: FeedsConfiguration,
         registry: SourceRegistry,
         logger: Logger,
@@ -20,7 +19,7 @@ enum ConfiguredSources {
         pipelineSource: (any Source, SourceConfiguration) -> PipelineSource = {
             PipelineSource(source: $0, configuration: $1)
         }
-    ) throws -> [PipelineSource] {
+    ) throws(ConfigurationErrors) -> [PipelineSource] {
         var sources: [PipelineSource] = []
         var problems: [ConfigurationError] = []
         let hostLimiter = HostLimiter(
@@ -43,12 +42,17 @@ enum ConfiguredSources {
                 sources.append(pipelineSource(try registry.makeSource(for: entry, context: context), entry))
             } catch let error as ConfigurationError {
                 problems.append(error)
+            } catch {
+                problems.append(
+                    ConfigurationError(
+                        file: entry.file ?? configuration.file.path,
+                        sourceID: entry.id,
+                        reason: .adapterError("\(error)")
+                    )
+                )
             }
         }
-        if !problems.isEmpty {
-            for problem in problems { StandardError.write(problem.description) }
-            throw CLIExit.usage
-        }
+        if !problems.isEmpty { throw ConfigurationErrors(problems) }
         return sources
     }
 }

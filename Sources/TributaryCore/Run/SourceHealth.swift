@@ -1,6 +1,6 @@
 public import Foundation
 
-/// How a source has fared across runs, as a ``SQLiteStore`` records it.
+/// How a source has fared across runs, as a ``StateStore`` records it.
 public struct SourceHealth: Sendable, Equatable {
     /// When the source last ran (successfully or not); `nil` before its first recorded run.
     public var lastAttempt: Date?
@@ -41,7 +41,7 @@ public struct SourceHealth: Sendable, Equatable {
         return date < nextRetry
     }
 
-    /// How one run of a source ended, for ``SQLiteStore/recordOutcome(_:for:at:policy:)``.
+    /// How one run of a source ended, for ``StateStore/recordOutcome(_:for:at:policy:entry:)``.
     public enum Outcome: Sendable, Equatable {
         /// It delivered its items; they become the items a later `notModified` serves.
         case succeeded
@@ -51,5 +51,39 @@ public struct SourceHealth: Sendable, Equatable {
         case failed(reason: String, retryAfter: Duration?)
         /// The run skipped it because it is backing off: its history is left as it is.
         case skipped
+    }
+
+    /// The health after one run's `outcome` at `date`: the one rule every store records by.
+    ///
+    /// `.succeeded` and `.notModified` reset the failure count; `.failed` counts a failure and sets the next retry
+    /// by `policy` (at least the failure's `retryAfter`); `.skipped` changes nothing. A failure under an `entry`
+    /// other than the recorded one counts from zero: the entry was edited, its old failures are not its own.
+    public func recording(
+        _ outcome: Outcome,
+        at date: Date,
+        policy: RetryPolicy,
+        entry: String?
+    ) -> SourceHealth {
+        var health = self
+        if let entry, health.entry != entry, outcome != .skipped {
+            if health.entry != nil { health.consecutiveFailures = 0 }
+            health.entry = entry
+        }
+        switch outcome {
+        case .skipped:
+            return self
+        case .succeeded, .notModified:
+            return SourceHealth(lastAttempt: date, lastSuccess: date, entry: health.entry)
+        case .failed(let reason, let retryAfter):
+            health.lastAttempt = date
+            health.consecutiveFailures += 1
+            health.lastError = reason
+            health.nextRetry = policy.nextRetry(
+                afterFailures: health.consecutiveFailures,
+                retryAfter: retryAfter,
+                at: date
+            )
+            return health
+        }
     }
 }

@@ -1,36 +1,35 @@
 import Foundation
-import TributaryCore
 
 /// Stands in for a source that is backing off after failing several runs in a row: it fetches nothing, hands the
 /// pipeline the items the source's last successful run delivered (from the state store), and fails with a reason
 /// that says why it was not fetched, so the digest shows the source's state and keeps its items.
-struct BackoffSource: Source {
-    struct Options: Decodable, Sendable {}
+public struct BackoffSource: Source {
+    public struct Options: Decodable, Sendable {}
 
-    static let kind = "backoff"
-    static let documentation = SourceDocumentation(
+    public static let kind = "backoff"
+    public static let documentation = SourceDocumentation(
         summary: "The state store's items of a source that is backing off.",
         options: [],
         example: "{}"
     )
 
-    let id: SourceID
+    public let id: SourceID
     /// The stored items to serve.
-    let items: [FeedItem]
+    public let items: [FeedItem]
     /// Why the source was not fetched.
-    let reason: String
+    public let reason: String
 
-    init(id: SourceID, options: Options, context: SourceContext) throws {
+    public init(id: SourceID, options: Options, context: SourceContext) throws {
         throw SourceOptionError(key: "kind", message: "is internal to tributary's backoff")
     }
 
-    init(id: SourceID, items: [FeedItem], reason: String) {
+    public init(id: SourceID, items: [FeedItem], reason: String) {
         self.id = id
         self.items = items
         self.reason = reason
     }
 
-    func run(into sink: EventSink) async throws {
+    public func run(into sink: EventSink) async throws {
         await sink.started()
         if !items.isEmpty { await sink.items(items) }
         await sink.failed(SourceError(sourceID: id, reason: .other(reason)))
