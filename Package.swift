@@ -129,6 +129,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The exec source's child processes: launch in a process group, streamed stdout and stderr, teardown.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // The shared state store of a fleet (issue 24).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Already required by swift-subprocess; named for `FilePath`, which its API takes.
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
@@ -166,6 +168,7 @@ let package = Package(
                 "FeedParser",
                 "HTMLSanitizer",
                 "SQLiteStore",
+                "PostgresStore",
                 "NetworkFailure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -194,6 +197,19 @@ let package = Package(
         ),
         // The default ItemStore of digest, summary and watch: `.tributary/state.sqlite` beside feeds.json.
         .target(name: "SQLiteStore", dependencies: ["TributaryCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The shared store of a fleet on PostgreSQL.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "TributaryCore",
+                "NetworkFailure",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // `scripts/bench-push.sh`: items per second and latency of the push path (a benchmark, not a test).
         .executableTarget(name: "PushBenchmark", dependencies: ["PushAdapter", "TributaryCore"]),
 
@@ -246,6 +262,15 @@ let package = Package(
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore", "TributaryCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // One set of test bodies run against every StateStore: SQLite, and PostgreSQL when a server is given.
+        .testTarget(
+            name: "StateStoreTests",
+            dependencies: [
+                "SQLiteStore", "PostgresStore", "TributaryCore", "TestSupport", "JSONFileAdapter",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .plugin(
             name: "DigestPlugin",

@@ -104,8 +104,8 @@ public actor SQLiteStore: StateStore {
                 let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id])
                 if let existing {
                     let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
-                    let stamped = Self.stamped(item, firstSeen: firstSeen)
-                    let json = Self.encode(stamped)
+                    let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
+                    let json = StoredItem.storedJSON(stamped)
                     let oldJSON: String = existing["json"]
                     try update.execute(arguments: [json, date.timeIntervalSince1970, run, source.rawValue, item.id])
                     let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
@@ -115,9 +115,9 @@ public actor SQLiteStore: StateStore {
                         changes.updated.append(stored)
                     }
                 } else {
-                    let stamped = Self.stamped(item, firstSeen: date)
+                    let stamped = StoredItem.stamped(item, firstSeen: date)
                     try insert.execute(arguments: [
-                        source.rawValue, item.id, Self.encode(stamped), date.timeIntervalSince1970,
+                        source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
                         date.timeIntervalSince1970, run,
                     ])
                     changes.inserted.append(
@@ -380,33 +380,14 @@ public actor SQLiteStore: StateStore {
         sql: String,
         arguments: StatementArguments
     ) throws -> [StoredItem] {
-        let decoder = JSONDecoder()
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            let json: String = row["json"]
-            let firstSeen = Date(timeIntervalSince1970: row["first_seen"])
-            // Our own reader (several times faster); `JSONDecoder` only for what it cannot read, to report why.
-            let item = try FeedItem(json: json) ?? decoder.decode(FeedItem.self, from: Data(json.utf8))
-            return StoredItem(
-                item: stamped(item, firstSeen: firstSeen),
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            try StoredItem(
+                json: row["json"],
                 sourceID: SourceID(row["source"] as String),
-                firstSeen: firstSeen,
+                firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
                 lastSeen: Date(timeIntervalSince1970: row["last_seen"])
             )
         }
-    }
-
-    /// The item with `_tributary.first_seen` set to the exact stored time.
-    private static func stamped(_ item: FeedItem, firstSeen: Date) -> FeedItem {
-        var stamped = item
-        stamped.tributary = stamped.tributary ?? TributaryExtension()
-        stamped.tributary?.firstSeen = firstSeen
-        return stamped
-    }
-
-    /// An item as the store keeps it: the JSON Feed writer's output, deterministic (so an unchanged item compares
-    /// equal to its stored text) and several times faster than `JSONEncoder`.
-    private static func encode(_ item: FeedItem) -> String {
-        String(decoding: JSONFeedWriter.encode(item), as: UTF8.self)
     }
 
     private static func detail(of error: DatabaseError) -> String {

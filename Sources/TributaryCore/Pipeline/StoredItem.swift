@@ -19,3 +19,32 @@ public struct StoredItem: Sendable, Equatable {
         self.lastSeen = lastSeen
     }
 }
+
+extension StoredItem {
+    /// The item with `_tributary.first_seen` set to the exact stored time, as every store hands items back.
+    public static func stamped(_ item: FeedItem, firstSeen: Date) -> FeedItem {
+        var stamped = item
+        stamped.tributary = stamped.tributary ?? TributaryExtension()
+        stamped.tributary?.firstSeen = firstSeen
+        return stamped
+    }
+
+    /// An item as a persistent store keeps it: the JSON Feed writer's output, deterministic (so an unchanged item
+    /// compares equal to its stored text) and several times faster than `JSONEncoder`.
+    public static func storedJSON(_ item: FeedItem) -> String {
+        String(decoding: JSONFeedWriter.encode(item), as: UTF8.self)
+    }
+
+    /// Reads a stored item back from its JSON: our own reader, and `JSONDecoder` only for what it cannot read, to
+    /// report why.
+    /// - Throws: the decoder's error for JSON that is not an item.
+    public init(json: String, sourceID: SourceID, firstSeen: Date, lastSeen: Date) throws {
+        let item = try FeedItem(json: json) ?? JSONDecoder().decode(FeedItem.self, from: Data(json.utf8))
+        self.init(
+            item: Self.stamped(item, firstSeen: firstSeen),
+            sourceID: sourceID,
+            firstSeen: firstSeen,
+            lastSeen: lastSeen
+        )
+    }
+}

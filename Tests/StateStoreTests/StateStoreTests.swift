@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import TributaryCore
+
+/// The ``StateStore`` contract, one body per rule, run against every store in ``StoreKind/available``.
+@Suite struct StateStoreTests {
+    static let t0 = Date(timeIntervalSince1970: 1_795_000_000.125)
+
+    static func item(_ id: String, title: String = "Title") -> FeedItem {
+        FeedItem(id: id, url: "https://example.org/\(id)", title: "\(title) \(id)")
+    }
+
+    @Test(arguments: StoreKind.available)
+    func saveInsertsThenReportsUpdatedAndUnchangedKeepingFirstSeenExactly(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let store = try await place.open()
+            let first = try await store.save([Self.item("a"), Self.item("b")], from: "news", at: Self.t0)
+            #expect(first.inserted.map(\.item.id) == ["a", "b"])
+            #expect(first.inserted.first?.item.tributary?.firstSeen == Self.t0)
+            let later = Self.t0.addingTimeInterval(3600.5)
+            let second = try await store.save(
+                [Self.item("a"), Self.item("b", title: "Changed"), Self.item("c")],
+                from: "news",
+                at: later
+            )
+            #expect(second.unchanged.map(\.item.id) == ["a"])
+            #expect(second.updated.map(\.item.id) == ["b"])
+            #expect(second.inserted.map(\.item.id) == ["c"])
+            #expect(second.updated.first?.firstSeen == Self.t0)
+            #expect(second.updated.first?.lastSeen == later)
+            // The same id from another source is another item.
+            let other = try await store.save([Self.item("a")], from: "elsewhere", at: later)
+            #expect(other.inserted.count == 1)
+            let all = try await store.items()
+            #expect(all.map(\.item.id) == ["a", "b", "c", "a"])
+            #expect(all.map(\.sourceID) == ["news", "news", "news", "elsewhere"])
+            #expect(all[1].item.title == "Changed b")
+            #expect(all[0].item.tributary?.firstSeen == Self.t0)
+            try await store.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func itemsCheckpointsHealthAndDigestsOutliveTheStoreValue(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let store = try await place.open()
+            _ = try await store.save([Self.item("a")], from: "news", at: Self.t0)
+            try await store.saveCheckpoint(SourceCheckpoint(["etag": "\"v1\""]), for: "news")
+            try await store.saveCheckpoint(SourceCheckpoint(["cursor": "42"]), for: "wire")
+            try await store.saveCheckpoint(SourceCheckpoint(["etag": "\"v2\""]), for: "news")
+            try await store.recordOutcome(
+                .failed(reason: "timed out", retryAfter: nil),
+                for: "news",
+                at: Self.t0,
+                policy: RetryPolicy(),
+                entry: "entry-1"
+            )
+            try await store.recordDigest(at: Self.t0)
+            try await store.close()
+
+            let reopened = try await place.open()
+            #expect(try await reopened.items().map(\.item.id) == ["a"])
+            #expect(try await reopened.checkpoint(for: "news") == SourceCheckpoint(["etag": "\"v2\""]))
+            #expect(try await reopened.checkpoint(for: "missing") == SourceCheckpoint())
+            #expect(
+                try await reopened.checkpoints()
+                    == ["news": SourceCheckpoint(["etag": "\"v2\""]), "wire": SourceCheckpoint(["cursor": "42"])]
+            )
+            let health = try await reopened.health(for: "news")
+            #expect(health.consecutiveFailures == 1)
+            #expect(health.lastError == "timed out")
+            #expect(health.lastAttempt == Self.t0)
+            #expect(health.entry == "entry-1")
+            #expect(try await reopened.allHealth().keys.sorted() == ["news"])
+            #expect(try await reopened.lastDigestDate() == Self.t0)
+            try await reopened.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func currentItemsAreThoseOfTheLastSuccessfulRun(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            // Run 1 delivers a and b and succeeds.
+            var store = try await place.open()
+            _ = try await store.save([Self.item("a"), Self.item("b")], from: "news", at: Self.t0)
+            try await store.recordOutcome(.succeeded, for: "news", at: Self.t0, policy: RetryPolicy(), entry: nil)
+            try await store.close()
+            // Run 2 delivers c, then fails: a and b stay current.
+            store = try await place.open()
+            let t1 = Self.t0.addingTimeInterval(60)
+            _ = try await store.save([Self.item("c")], from: "news", at: t1)
+            try await store.recordOutcome(
+                .failed(reason: "reset", retryAfter: nil),
+                for: "news",
+                at: t1,
+                policy: RetryPolicy(),
+                entry: nil
+            )
+            #expect(try await store.currentItems(from: "news").map(\.item.id) == ["a", "b"])
+            try await store.close()
+            // Run 3 delivers b and c and succeeds: they are current, a is not.
+            store = try await place.open()
+            let t2 = Self.t0.addingTimeInterval(120)
+            _ = try await store.save([Self.item("b"), Self.item("c")], from: "news", at: t2)
+            try await store.recordOutcome(.succeeded, for: "news", at: t2, policy: RetryPolicy(), entry: nil)
+            #expect(try await store.currentItems(from: "news").map(\.item.id) == ["b", "c"])
+            // A 304 keeps them.
+            try await store.recordOutcome(.notModified, for: "news", at: t2, policy: RetryPolicy(), entry: nil)
+            #expect(try await store.currentItems(from: "news").map(\.item.id) == ["b", "c"])
+            try await store.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func failuresBackOffAndAnEditedEntryStartsClean(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let store = try await place.open()
+            let policy = RetryPolicy(base: .seconds(900), cap: .seconds(3600))
+            var health = SourceHealth()
+            for run in 0..<3 {
+                health = try await store.recordOutcome(
+                    .failed(reason: "refused", retryAfter: nil),
+                    for: "news",
+                    at: Self.t0.addingTimeInterval(TimeInterval(run)),
+                    policy: policy,
+                    entry: "old"
+                )
+            }
+            #expect(health.consecutiveFailures == 3)
+            #expect(health.nextRetry == Self.t0.addingTimeInterval(2 + 1800))
+            #expect(try await store.health(for: "news") == health)
+            #expect(health.isBackingOff(at: Self.t0.addingTimeInterval(10), entry: "old"))
+            #expect(!health.isBackingOff(at: Self.t0.addingTimeInterval(10), entry: "new"))
+            // A failure under the edited entry counts from one.
+            let edited = try await store.recordOutcome(
+                .failed(reason: "still refused", retryAfter: .seconds(7200)),
+                for: "news",
+                at: Self.t0.addingTimeInterval(10),
+                policy: policy,
+                entry: "new"
+            )
+            #expect(edited.consecutiveFailures == 1)
+            #expect(edited.nextRetry == Self.t0.addingTimeInterval(10 + 7200))
+            // Skipped runs change nothing; a success clears the record.
+            let skipped = try await store.recordOutcome(
+                .skipped,
+                for: "news",
+                at: Self.t0.addingTimeInterval(20),
+                policy: policy,
+                entry: "new"
+            )
+            #expect(skipped == edited)
+            let success = try await store.recordOutcome(
+                .succeeded,
+                for: "news",
+                at: Self.t0.addingTimeInterval(30),
+                policy: policy,
+                entry: "new"
+            )
+            #expect(
+                success
+                    == SourceHealth(lastAttempt: success.lastAttempt, lastSuccess: success.lastAttempt, entry: "new")
+            )
+            #expect(try await store.health(for: "news").consecutiveFailures == 0)
+            try await store.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func pruningDeletesOnlyOldItemsThatAreNotCurrent(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            var store = try await place.open()
+            _ = try await store.save([Self.item("old"), Self.item("kept")], from: "news", at: Self.t0)
+            try await store.recordOutcome(.succeeded, for: "news", at: Self.t0, policy: RetryPolicy(), entry: nil)
+            try await store.recordDigest(at: Self.t0)
+            try await store.close()
+            store = try await place.open()
+            let later = Self.t0.addingTimeInterval(40 * 86_400)
+            _ = try await store.save([Self.item("kept"), Self.item("new")], from: "news", at: later)
+            try await store.recordOutcome(.succeeded, for: "news", at: later, policy: RetryPolicy(), entry: nil)
+            // "old" was last seen 40 days ago and is no longer current; "kept" and "new" are current.
+            let deleted = try await store.prune(notSeenSince: later.addingTimeInterval(-30 * 86_400))
+            #expect(deleted == 1)
+            #expect(try await store.items().map(\.item.id).sorted() == ["kept", "new"])
+            // The newest digest record survives pruning.
+            #expect(try await store.lastDigestDate() == Self.t0)
+            try await store.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aSecondRunWaitsForTheRunLockAndGetsItWhenTheFirstCloses(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let first = try await place.open(runLockTimeout: .seconds(5))
+            let busy = await #expect(throws: (any Error).self) {
+                _ = try await place.open(runLockTimeout: .milliseconds(600))
+            }
+            #expect(busy is any StateStoreError)
+            #expect("\(busy.map { "\($0)" } ?? "")".contains("another tributary run is using the state store"))
+            // A run without the lock (watch) still reads and writes.
+            let watcher = try await place.open()
+            _ = try await watcher.save([Self.item("w")], from: "wire", at: Self.t0)
+            try await watcher.close()
+            try await first.close()
+            let second = try await place.open(runLockTimeout: .seconds(5))
+            #expect(try await second.items().map(\.item.id) == ["w"])
+            try await second.close()
+        }
+    }
+}

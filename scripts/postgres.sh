@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests: Debian's `postgresql` package, a temporary data directory, a
+# loopback port and a Unix socket in that directory. The server refuses to run as root, so as root it runs as the
+# `postgres` user the package created.
+#
+#   scripts/postgres.sh start DIR   starts a cluster in DIR (created) and prints the URL to give the tests:
+#                                   TRIBUTARY_TEST_POSTGRES=postgres://tributary@127.0.0.1:PORT/postgres
+#   scripts/postgres.sh stop DIR    stops it and removes DIR
+set -euo pipefail
+
+command="${1:-}"
+dir="${2:-}"
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop DIR" >&2; exit 2; }
+
+bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+[ -n "$bin" ] && [ -x "$bin/pg_ctl" ] || {
+    echo "postgres: no PostgreSQL server found under /usr/lib/postgresql; install Debian's postgresql package" >&2
+    exit 1
+}
+
+as_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+case "$command" in
+start)
+    mkdir -p "$dir"
+    [ "$(id -u)" -ne 0 ] || chown postgres: "$dir"
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    # Trust on loopback and the socket only: a throwaway cluster for tests, reachable from this machine alone.
+    as_owner "$bin/initdb" -D "$dir/data" -U tributary -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log" >&2; exit 1; }
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
+    echo "TRIBUTARY_TEST_POSTGRES=postgres://tributary@127.0.0.1:$port/postgres"
+    ;;
+stop)
+    if [ -d "$dir/data" ]; then
+        as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$dir"
+    ;;
+*)
+    echo "usage: scripts/postgres.sh start|stop DIR" >&2
+    exit 2
+    ;;
+esac
