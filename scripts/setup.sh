@@ -2,7 +2,8 @@
 # Installs what Tributary needs on a Debian or Ubuntu machine that has Swift: the system libraries it links
 # (libxml2, SQLite), pkg-config, and the Python jsonschema package the schema tests use. With --test-tools, also
 # the programs the tests check our output with: cmark (the Markdown digest), HTML Tidy (the HTML digest) and
-# Chromium (the HTML digest in a real browser); without them those tests are skipped, except in CI. Only what is
+# Chromium (the HTML digest in a real browser), and PostgreSQL (the shared store; scripts/check.sh starts a
+# throwaway cluster); without them those tests are skipped, except in CI. Only what is
 # missing is installed; run it as root or with sudo available.
 #
 #   scripts/setup.sh [--test-tools]
@@ -13,7 +14,7 @@ sudo=""
 
 packages=(libxml2-dev libsqlite3-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test-tools" ]; then
-    packages+=(cmark tidy chromium)
+    packages+=(cmark tidy chromium postgresql)
 fi
 command -v python3 >/dev/null || packages+=(python3 python3-pip)
 missing=()

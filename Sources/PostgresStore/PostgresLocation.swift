@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryCore
 
 /// A PostgreSQL database named by a `postgres://` URL, as `--store` and feeds.json's `store` take it:
 /// `postgres://user@host:port/database`, `postgresql://` too, with `?sslmode=disable|prefer|require` and
@@ -23,8 +24,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether `text` is meant as a PostgreSQL URL (rather than a SQLite file path).
     public static func isPostgresURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+        FeedsConfiguration.isDatabaseURL(text)
     }
 
     /// Reads a `postgres://` URL.

@@ -70,7 +70,7 @@ struct DigestCommand: AsyncParsableCommand {
         )
         // The digest is written before the state records it as shown (see AggregationRun.run).
         let outcome = try await run.run(
-            in: state.location(for: configuration),
+            in: try state.location(for: configuration),
             lockTimeout: state.lockTimeout,
             progress: ProgressReporter(quiet: quiet)
         ) { outcome in

@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
+import PostgresStore
 import TributaryCore
 
-/// `--state`, `--no-state` and `--state-timeout`: where `digest`, `summary` and `watch` keep what they remember.
+/// `--store` (or `--state`), `--no-state` and `--state-timeout`: where `digest`, `summary` and `watch` keep what
+/// they remember.
 struct StateOptions: ParsableArguments {
     @Option(
-        name: .customLong("state"),
+        name: [.customLong("store"), .customLong("state")],
         help: ArgumentHelp(
-            "The state store (SQLite) to use instead of feeds.json's \"state\" or .tributary/state.sqlite.",
-            valueName: "path"
+            "The state store instead of feeds.json's \"store\" or .tributary/state.sqlite: a SQLite file, or a PostgreSQL database shared by several machines (postgres://user@host/database; the password from PGPASSWORD or ~/.pgpass).",
+            valueName: "path|url"
         )
     )
     var statePath: String?
@@ -30,7 +32,7 @@ struct StateOptions: ParsableArguments {
 
     func validate() throws {
         if noState, statePath != nil {
-            throw ValidationError("--state and --no-state contradict each other; give one of them")
+            throw ValidationError("--store and --no-state contradict each other; give one of them")
         }
         guard DurationFormat.parse(stateTimeout) != nil else {
             throw ValidationError("--state-timeout must be a duration such as 30s or 2m")
@@ -42,13 +44,19 @@ struct StateOptions: ParsableArguments {
         DurationFormat.parse(stateTimeout) ?? .seconds(60)
     }
 
-    /// Where the run keeps its state: in memory for `--no-state`, else the file of ``storeURL(for:)``.
-    func location(for configuration: FeedsConfiguration) -> StateStoreLocation {
-        storeURL(for: configuration).map(StateStoreLocation.sqlite) ?? .memory
+    /// Where the run keeps its state: in memory for `--no-state`; a PostgreSQL database when `--store` or
+    /// feeds.json's `store` is a `postgres://` URL; else the file of ``storeURL(for:)``.
+    /// - Throws: ``PostgresStoreError`` for a URL that cannot be used.
+    func location(for configuration: FeedsConfiguration) throws -> StateStoreLocation {
+        if noState { return .memory }
+        if let url = statePath ?? configuration.state, PostgresLocation.isPostgresURL(url) {
+            return .postgres(try PostgresLocation(url: url))
+        }
+        return storeURL(for: configuration).map(StateStoreLocation.sqlite) ?? .memory
     }
 
-    /// The store's file, or `nil` for `--no-state`: `--state` relative to the working directory, else feeds.json's
-    /// `state` (or the default) relative to the directory holding feeds.json.
+    /// The store's file, or `nil` for `--no-state`: `--store` relative to the working directory, else feeds.json's
+    /// `store` (or the default) relative to the directory holding feeds.json.
     func storeURL(for configuration: FeedsConfiguration) -> URL? {
         if noState { return nil }
         if let statePath {

@@ -1,28 +1,32 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PostgresStore
 import SQLiteStore
 import TributaryCore
 
-/// Where a command keeps what it remembers: nowhere (`--no-state`) or a SQLite file. The one place the CLI opens
-/// a ``StateStore``.
+/// Where a command keeps what it remembers: nowhere (`--no-state`), a SQLite file, or a PostgreSQL database. The
+/// one place the CLI opens a ``StateStore``.
 enum StateStoreLocation: Sendable, Equatable {
     case memory
     case sqlite(URL)
+    case postgres(PostgresLocation)
 
     /// Opens the store: creates and migrates it, and takes its run lock when `lockTimeout` is set (waiting that long
     /// for another run).
-    /// - Throws: ``CLIExit/usage`` after printing why the store cannot be opened.
-    func open(lockTimeout: Duration?) async throws -> any StateStore {
+    /// - Throws: ``CLIExit/usage`` after printing why the store cannot be opened (unless `quietly`).
+    func open(quietly: Bool = false, lockTimeout: Duration?) async throws -> any StateStore {
         do {
             switch self {
             case .memory:
                 return InMemoryItemStore()
             case .sqlite(let url):
                 return try await SQLiteStore.open(at: url, runLockTimeout: lockTimeout)
+            case .postgres(let location):
+                return try await PostgresStore.open(location, runLockTimeout: lockTimeout)
             }
         } catch let error as any StateStoreError {
-            StandardError.write("tributary: \(error)")
+            if !quietly { StandardError.write("tributary: \(error)") }
             throw CLIExit.usage
         }
     }

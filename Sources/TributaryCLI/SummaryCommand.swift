@@ -33,7 +33,7 @@ struct SummaryCommand: AsyncParsableCommand {
             since: window.since
         )
         let outcome = try await run.run(
-            in: state.location(for: configuration),
+            in: try state.location(for: configuration),
             lockTimeout: state.lockTimeout,
             progress: ProgressReporter(quiet: quiet)
         ) { outcome in

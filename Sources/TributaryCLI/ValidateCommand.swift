@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import PostgresStore
 import Renderers
-import SQLiteStore
 import TributaryCore
 
 /// `tributary validate`: check feeds.json without fetching anything.
@@ -32,15 +32,21 @@ struct ValidateCommand: AsyncParsableCommand {
                 problems.append("\(options.configPath): \"template\": \(error.description)")
             }
         }
-        let stateURL = configuration.stateURL
-        if let problem = Self.stateDirectoryProblem(stateURL) {
-            problems.append("\(options.configPath): \"state\": \(stateURL.path): \(problem)")
+        var location = StateStoreLocation.sqlite(configuration.stateURL)
+        if let store = configuration.state, FeedsConfiguration.isDatabaseURL(store) {
+            do {
+                location = .postgres(try PostgresLocation(url: store))
+            } catch {
+                problems.append("\(options.configPath): \"store\": \(error)")
+            }
+        } else if let problem = Self.stateDirectoryProblem(configuration.stateURL) {
+            problems.append("\(options.configPath): \"store\": \(configuration.stateURL.path): \(problem)")
         }
         if !problems.isEmpty {
             StandardError.write(problems.joined(separator: "\n"))
             throw CLIExit.usage
         }
-        let health = await Self.backoff(in: stateURL)
+        let health = await Self.backoff(in: location)
         let now = RunClock.now()()
         let enabled = configuration.enabledSources.count
         let count = configuration.sources.count
@@ -75,19 +81,18 @@ struct ValidateCommand: AsyncParsableCommand {
             directory = parent
         }
         if !isDirectory.boolValue {
-            return "\(directory.path) is a file, not a directory; choose another \"state\" path"
+            return "\(directory.path) is a file, not a directory; choose another \"store\" path"
         }
         if !FileManager.default.isWritableFile(atPath: directory.path) {
-            return "cannot create it: \(directory.path) is not writable; choose another \"state\" path"
+            return "cannot create it: \(directory.path) is not writable; choose another \"store\" path"
         }
         return nil
     }
 
-    /// The sources' health in the state store, when there is one (read only; nothing when it cannot be read).
-    private static func backoff(in url: URL) async -> [SourceID: SourceHealth] {
-        guard FileManager.default.fileExists(atPath: url.path),
-            let store = try? await SQLiteStore.open(at: url, runLockTimeout: .seconds(2))
-        else { return [:] }
+    /// The sources' health in the state store, when there is one (nothing when it cannot be read).
+    private static func backoff(in location: StateStoreLocation) async -> [SourceID: SourceHealth] {
+        if case .sqlite(let url) = location, !FileManager.default.fileExists(atPath: url.path) { return [:] }
+        guard let store = try? await location.open(quietly: true, lockTimeout: .seconds(2)) else { return [:] }
         let health = (try? await store.allHealth()) ?? [:]
         try? await store.close()
         return health

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresStore
 import Testing
 import TributaryCore
 
@@ -206,5 +207,40 @@ import TributaryCore
             #expect(try await second.items().map(\.item.id) == ["w"])
             try await second.close()
         }
+    }
+
+    @Test(.enabled(if: StoreKind.available.contains(.postgres), "needs the PostgreSQL test server"))
+    func aDatabaseSetUpByANewerVersionIsRefusedUntouched() async throws {
+        try await StoreUnderTest.with(.postgres) { place in
+            try await place.open().close()
+            try await StoreUnderTest.administer(
+                "INSERT INTO tributary_migration (id) VALUES ('v9-from-the-future')",
+                database: place.databaseName
+            )
+            let error = await #expect(throws: PostgresStoreError.self) { try await place.open() }
+            #expect(error?.reason == .newerVersion(unknownMigrations: ["v9-from-the-future"]))
+            #expect(error?.description.contains("Nothing was changed") == true)
+            // Nothing was written: no run recorded, the unknown migration still there.
+            let runs = try await StoreUnderTest.administer(
+                "SELECT count(*)::int FROM run",
+                database: place.databaseName
+            )
+            #expect(runs == 0)
+            let migrations = try await StoreUnderTest.administer(
+                "SELECT count(*)::int FROM tributary_migration",
+                database: place.databaseName
+            )
+            #expect(migrations == 2)
+        }
+    }
+
+    @Test(.enabled(if: StoreKind.available.contains(.postgres), "needs the PostgreSQL test server"))
+    func aServerThatIsNotThereIsNamedInWords() async throws {
+        let error = await #expect(throws: PostgresStoreError.self) {
+            try await PostgresStore.open(PostgresLocation(url: "postgres://tributary@127.0.0.1:1/none"))
+        }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("127.0.0.1:1 refused the connection"), "\(text)")
+        #expect(!text.contains("PSQLError"))
     }
 }

@@ -89,8 +89,10 @@ struct StoreUnderTest: Sendable {
         if kind == .postgres { try await Self.administer("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)") }
     }
 
-    /// Runs one statement on the test server's own database.
-    static func administer(_ sql: String, database: String? = nil) async throws {
+    /// Runs one statement on the test server's own database (or on `database`); returns the first column of its
+    /// first row when that is a number.
+    @discardableResult
+    static func administer(_ sql: String, database: String? = nil) async throws -> Int? {
         let server = try PostgresLocation(
             url: try #require(StoreKind.postgresURL, "TRIBUTARY_TEST_POSTGRES is not set")
         )
@@ -107,8 +109,13 @@ struct StoreUnderTest: Sendable {
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         do {
-            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test"))
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test"))
+            var first: Int?
+            for try await row in rows where first == nil {
+                first = try? row.decode(Int.self)
+            }
             try await connection.close()
+            return first
         } catch {
             try? await connection.close()
             throw error

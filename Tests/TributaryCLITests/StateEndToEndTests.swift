@@ -36,7 +36,7 @@ import TributaryCore
 
         let both = try TributaryProcess.run(["digest", "--state", "x.sqlite", "--no-state"], in: workspace.url)
         #expect(both.status == 2)
-        #expect(both.standardError.contains("--state and --no-state"))
+        #expect(both.standardError.contains("--store and --no-state"))
     }
 
     @Test func theStateKeyOfFeedsJSONIsRelativeToItsDirectory() throws {

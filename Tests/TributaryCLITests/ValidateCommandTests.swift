@@ -41,7 +41,7 @@ import Testing
         let result = try TributaryProcess.run(["validate"], in: workspace.url)
         #expect(result.status == 2)
         #expect(result.standardError.contains(#"feeds.json: "template": missing.mustache: no such file;"#))
-        #expect(result.standardError.contains("afile is a file, not a directory; choose another \"state\" path"))
+        #expect(result.standardError.contains("afile is a file, not a directory; choose another \"store\" path"))
         #expect(!result.standardError.contains("Error Domain"))
     }
 

@@ -10,7 +10,7 @@ public enum ConfigurationLoader {
     /// The top-level keys of feeds.json version 1.
     public static let topLevelKeys: [String] = [
         "$schema", "version", "title", "timeZone", "maxAge", "maxItemsPerSource", "include", "exclude", "output",
-        "template", "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "state", "retention",
+        "template", "allowPathsOutside", "maxConnectionsPerHost", "minimumHostInterval", "state", "store", "retention",
         "runTimeout", "sources",
     ]
 
@@ -154,7 +154,7 @@ private struct Reader {
                         configuration.template = template
                     }
                 }
-            case "state":
+            case "state", "store":
                 if let state = string(value, key: key) {
                     if state.isEmpty {
                         fail(
@@ -162,7 +162,27 @@ private struct Reader {
                             key: key,
                             reason: .invalidValue(
                                 "\"\"",
-                                expected: "write a file path such as \".tributary/state.sqlite\""
+                                expected:
+                                    "write a file path such as \".tributary/state.sqlite\" or a URL such as \"postgres://tributary@db.example.org/tributary\""
+                            )
+                        )
+                    } else if configuration.state != nil {
+                        fail(
+                            value.position,
+                            key: key,
+                            reason: .invalidValue(
+                                "a second store",
+                                expected: "give one of \"state\" and \"store\" (they name the same thing)"
+                            )
+                        )
+                    } else if FeedsConfiguration.isDatabaseURL(state), URLComponents(string: state)?.password != nil {
+                        fail(
+                            value.position,
+                            key: key,
+                            reason: .invalidValue(
+                                "a URL with a password",
+                                expected:
+                                    "leave the password out of feeds.json; put it in PGPASSWORD or ~/.pgpass"
                             )
                         )
                     } else {

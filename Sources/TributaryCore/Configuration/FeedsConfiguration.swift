@@ -29,7 +29,8 @@ public struct FeedsConfiguration: Sendable {
     public var maxConnectionsPerHost = HostLimiter.defaultMaxConcurrentRequests
     /// The least time between the starts of two requests to one host (`minimumHostInterval`).
     public var minimumHostInterval = HostLimiter.defaultMinimumInterval
-    /// The state store's file, relative to the directory holding feeds.json (`state`); ``defaultState`` when absent.
+    /// The state store (`store`, or its older name `state`): a SQLite file relative to the directory holding
+    /// feeds.json, or a `postgres://` URL (``isDatabaseURL(_:)``); ``defaultState`` when absent.
     public var state: String?
     /// How long the state store keeps an item no run has seen (`retention`); ``defaultRetention`` unless set.
     public var retention: Duration = FeedsConfiguration.defaultRetention
@@ -79,7 +80,14 @@ public struct FeedsConfiguration: Sendable {
     /// The directory holding feeds.json, against which relative paths resolve.
     public var directory: URL { file.deletingLastPathComponent() }
 
-    /// The state store's file: ``state`` (or ``defaultState``) against ``directory``.
+    /// Whether a `store` value names a PostgreSQL database rather than a SQLite file.
+    public static func isDatabaseURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// The state store's file: ``state`` (or ``defaultState``) against ``directory``. Meaningless when ``state``
+    /// is a database URL.
     public var stateURL: URL {
         URL(fileURLWithPath: state ?? Self.defaultState, relativeTo: directory).standardizedFileURL
     }
