@@ -45,7 +45,46 @@ enum PostgresSchema {
                 """,
                 "CREATE TABLE digest (id bigserial PRIMARY KEY, made_at double precision NOT NULL)",
             ]
-        )
+        ),
+        // The fleet's work queue: the feed list `sync` loaded, each source's next due time and lease, hosts that
+        // asked to wait, and a log of fetches.
+        (
+            "v2-fleet",
+            [
+                """
+                CREATE TABLE fleet_config (
+                    id integer PRIMARY KEY CHECK (id = 1),
+                    feeds_json text NOT NULL,
+                    file text NOT NULL,
+                    version bigint NOT NULL,
+                    synced_at double precision NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE fleet_source (
+                    id text PRIMARY KEY,
+                    fingerprint text NOT NULL,
+                    host text,
+                    enabled boolean NOT NULL,
+                    next_due double precision NOT NULL,
+                    lease_owner text,
+                    lease_until double precision
+                )
+                """,
+                "CREATE INDEX fleet_source_due ON fleet_source (next_due) WHERE enabled",
+                "CREATE TABLE fleet_host (host text PRIMARY KEY, not_before double precision NOT NULL)",
+                """
+                CREATE TABLE fleet_fetch (
+                    seq bigserial PRIMARY KEY,
+                    source text NOT NULL,
+                    worker text NOT NULL,
+                    started double precision NOT NULL,
+                    ended double precision NOT NULL,
+                    outcome text NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in one transaction under an advisory lock; refuses, changing

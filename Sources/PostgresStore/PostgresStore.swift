@@ -21,11 +21,12 @@ public import TributaryCore
 public actor PostgresStore: StateStore {
     /// The database.
     public nonisolated let location: PostgresLocation
-    private let client: PostgresClient
-    private let clientRun: Task<Void, Never>
+    let client: PostgresClient
+    /// The task running the pool; `nil` for a run that shares another store's pool (``storeForRun()``).
+    private let clientRun: Task<Void, Never>?
     private var lockConnection: PostgresConnection?
     private var runID: Int64?
-    private let logger: Logger
+    let logger: Logger
 
     /// The advisory lock key of the run lock (any fixed 64-bit number, the same for every Tributary).
     static let runLockKey: Int64 = 0x7472_6962_7275_6e31
@@ -35,7 +36,7 @@ public actor PostgresStore: StateStore {
     private init(
         location: PostgresLocation,
         client: PostgresClient,
-        clientRun: Task<Void, Never>,
+        clientRun: Task<Void, Never>?,
         lockConnection: PostgresConnection?,
         logger: Logger
     ) {
@@ -91,8 +92,16 @@ public actor PostgresStore: StateStore {
             self.lockConnection = nil
             try? await lockConnection.close()
         }
-        clientRun.cancel()
-        await clientRun.value
+        if let clientRun {
+            clientRun.cancel()
+            await clientRun.value
+        }
+    }
+
+    /// Another run on the same database and connection pool: what a worker uses for each fetch. Closing it
+    /// leaves the pool to this store.
+    public func storeForRun() -> any StateStore {
+        PostgresStore(location: location, client: client, clientRun: nil, lockConnection: nil, logger: logger)
     }
 
     public nonisolated var keepsHistory: Bool { true }
@@ -351,7 +360,7 @@ public actor PostgresStore: StateStore {
     }
 
     /// Runs `body` in one transaction: all of it is committed, or none.
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ body: (PostgresConnection, Logger) async throws -> sending T
     ) async throws -> T {
         do {
@@ -367,7 +376,7 @@ public actor PostgresStore: StateStore {
         }
     }
 
-    private func read<T: Sendable>(_ body: (PostgresConnection, Logger) async throws -> sending T) async throws -> T {
+    func read<T: Sendable>(_ body: (PostgresConnection, Logger) async throws -> sending T) async throws -> T {
         do {
             return try await client.withConnection { connection in try await body(connection, logger) }
         } catch let error as PostgresStoreError {

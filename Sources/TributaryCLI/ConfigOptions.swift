@@ -30,6 +30,11 @@ struct ConfigOptions: ParsableArguments {
 
     /// The logger for this run: warnings and errors by default, everything with `--verbose`.
     func makeLogger() -> Logger {
+        Self.logger(verbose: verbose)
+    }
+
+    /// The logger of a command with `--verbose`.
+    static func logger(verbose: Bool) -> Logger {
         var logger = Logger(label: "tributary") { label in TerminalLogHandler(label: label) }
         logger.logLevel = verbose ? .debug : .warning
         return logger

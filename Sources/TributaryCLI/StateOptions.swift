@@ -24,6 +24,13 @@ struct StateOptions: ParsableArguments {
     )
     var retryFailed = false
 
+    @Flag(
+        name: .customLong("no-fetch"),
+        help:
+            "Fetch nothing: show what the store holds, as a fleet of `tributary worker` processes saved it (digest, summary)."
+    )
+    var noFetch = false
+
     @Option(
         name: .customLong("state-timeout"),
         help: "How long to wait for another run that is using the state store (e.g. 30s, 2m)."
@@ -33,6 +40,9 @@ struct StateOptions: ParsableArguments {
     func validate() throws {
         if noState, statePath != nil {
             throw ValidationError("--store and --no-state contradict each other; give one of them")
+        }
+        if noFetch, noState {
+            throw ValidationError("--no-fetch shows what a store holds, and --no-state uses none; give one of them")
         }
         guard DurationFormat.parse(stateTimeout) != nil else {
             throw ValidationError("--state-timeout must be a duration such as 30s or 2m")

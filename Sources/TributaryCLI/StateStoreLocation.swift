@@ -12,6 +12,15 @@ enum StateStoreLocation: Sendable, Equatable {
     case sqlite(URL)
     case postgres(PostgresLocation)
 
+    /// The location as `--store` and messages name it.
+    var description: String {
+        switch self {
+        case .memory: "memory (--no-state)"
+        case .sqlite(let url): url.path
+        case .postgres(let location): "\(location)"
+        }
+    }
+
     /// Opens the store: creates and migrates it, and takes its run lock when `lockTimeout` is set (waiting that long
     /// for another run).
     /// - Throws: ``CLIExit/usage`` after printing why the store cannot be opened (unless `quietly`).
@@ -50,6 +59,7 @@ extension AggregationRun {
             since: since?.cutoffRule,
             retryFailed: state.retryFailed
         )
+        fetch = !state.noFetch
     }
 
     /// Opens the store at `location` (its run lock waits up to `lockTimeout`), runs under the run-wide deadline

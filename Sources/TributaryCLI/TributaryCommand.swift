@@ -29,6 +29,8 @@ public struct TributaryCommand: AsyncParsableCommand {
             ExportCommand.self,
             SourcesCommand.self,
             WatchCommand.self,
+            SyncCommand.self,
+            WorkerCommand.self,
             SimulateCommand.self,
             SchemaCommand.self,
         ]

@@ -32,6 +32,9 @@ struct WatchCommand: AsyncParsableCommand {
     var interval: String = "15m"
 
     func validate() throws {
+        if state.noFetch {
+            throw ValidationError("watch fetches as it goes; --no-fetch is for digest and summary")
+        }
         guard let duration = DurationFormat.parse(interval), duration > .zero else {
             throw ValidationError("--interval must be a positive duration such as 30s, 15m or 1h")
         }

@@ -329,6 +329,8 @@ private struct Reader {
                     source.maxItems = positiveInteger(value, key: key, sourceID: sourceID)
                 case "timeout":
                     source.timeout = duration(value, key: key, sourceID: sourceID)
+                case "interval":
+                    source.interval = duration(value, key: key, sourceID: sourceID)
                 default:
                     // The adapter's own options: checked when its Options are decoded.
                     break

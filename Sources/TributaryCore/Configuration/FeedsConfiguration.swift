@@ -117,6 +117,8 @@ public struct SourceConfiguration: Sendable, Equatable {
     public var maxItems: Int?
     /// How long the source may run before it is cancelled and reported as timed out.
     public var timeout: Duration?
+    /// How often a `tributary worker` fetches the source (`interval`); the worker's `--interval` when absent.
+    public var interval: Duration?
     /// The whole entry as written, from which the adapter decodes its `Options`.
     public var entry: JSONValue
     /// The line where the entry's `{` is in feeds.json (1-based), for messages.
@@ -163,6 +165,6 @@ public struct SourceConfiguration: Sendable, Equatable {
 
     /// The keys every source may have, whatever its kind; the adapter's options are the entry's other keys.
     public static let commonKeys: Set<String> = [
-        "id", "kind", "title", "category", "enabled", "include", "exclude", "maxItems", "timeout",
+        "id", "kind", "title", "category", "enabled", "include", "exclude", "maxItems", "timeout", "interval",
     ]
 }

@@ -38,6 +38,9 @@ public struct AggregationRun: Sendable {
     public var retryPolicy: RetryPolicy
     /// `--retry-failed`: run the sources that are backing off now.
     public var retryFailed: Bool
+    /// `false` for `--no-fetch`: render what the store holds (each source's current items, as a fleet of workers
+    /// saved them) without fetching anything or recording any source's health.
+    public var fetch: Bool = true
 
     /// Creates a run.
     public init(
@@ -80,7 +83,10 @@ public struct AggregationRun: Sendable {
         let startedAt = now()
         let savedStates = try await store.checkpoints()
         let entries = Dictionary(configuration.sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let backingOff = try await backingOffSources(in: store, at: startedAt, entries: entries)
+        let backingOff =
+            fetch
+            ? try await backingOffSources(in: store, at: startedAt, entries: entries)
+            : try await storedSources(in: store)
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,
@@ -105,7 +111,16 @@ public struct AggregationRun: Sendable {
         let generatedAt = now()
 
         var health: [SourceID: DigestBuilder.Health] = [:]
-        for status in result.statuses {
+        if !fetch {
+            for (id, record) in try await store.allHealth() where record.consecutiveFailures > 0 {
+                health[id] = DigestBuilder.Health(
+                    consecutiveFailures: record.consecutiveFailures,
+                    lastSuccess: record.lastSuccess,
+                    nextRetry: record.nextRetry
+                )
+            }
+        }
+        for status in result.statuses where fetch {
             let outcome = Self.outcome(of: status, skipped: backingOff[status.sourceID] != nil)
             let record = try await store.recordOutcome(
                 outcome,
@@ -139,6 +154,16 @@ public struct AggregationRun: Sendable {
         try await store.recordDigest(at: generatedAt)
         try await store.prune(notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention)))
         return outcome
+    }
+
+    /// Stand-ins for every enabled source, each with its current stored items: `--no-fetch`.
+    private func storedSources(in store: any StateStore) async throws -> [SourceID: BackoffSource] {
+        var result: [SourceID: BackoffSource] = [:]
+        for entry in configuration.enabledSources {
+            let items = try await store.currentItems(from: entry.id).map(\.item)
+            result[entry.id] = BackoffSource(id: entry.id, items: items, reason: nil)
+        }
+        return result
     }
 
     /// Stand-ins for the sources that are backing off at `date`, each with its current stored items. None with
@@ -193,7 +218,7 @@ public struct AggregationRun: Sendable {
     }
 
     /// How a source's final status counts for its health.
-    private static func outcome(of status: SourceStatus, skipped: Bool) -> SourceHealth.Outcome {
+    static func outcome(of status: SourceStatus, skipped: Bool) -> SourceHealth.Outcome {
         if skipped { return .skipped }
         switch status.state {
         case .succeeded:

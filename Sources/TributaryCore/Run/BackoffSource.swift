@@ -1,8 +1,9 @@
 import Foundation
 
-/// Stands in for a source that is backing off after failing several runs in a row: it fetches nothing, hands the
-/// pipeline the items the source's last successful run delivered (from the state store), and fails with a reason
-/// that says why it was not fetched, so the digest shows the source's state and keeps its items.
+/// Stands in for a source that is not fetched this run: it hands the pipeline the items the source's last
+/// successful run delivered (from the state store). For a source that is backing off after failing several runs in
+/// a row it then fails with a reason that says why it was not fetched, so the digest shows the source's state and
+/// keeps its items; for `--no-fetch` (a fleet of workers fetches) it finishes.
 public struct BackoffSource: Source {
     public struct Options: Decodable, Sendable {}
 
@@ -16,14 +17,14 @@ public struct BackoffSource: Source {
     public let id: SourceID
     /// The stored items to serve.
     public let items: [FeedItem]
-    /// Why the source was not fetched.
-    public let reason: String
+    /// Why the source was not fetched, as its failure; `nil` to finish.
+    public let reason: String?
 
     public init(id: SourceID, options: Options, context: SourceContext) throws {
         throw SourceOptionError(key: "kind", message: "is internal to tributary's backoff")
     }
 
-    public init(id: SourceID, items: [FeedItem], reason: String) {
+    public init(id: SourceID, items: [FeedItem], reason: String?) {
         self.id = id
         self.items = items
         self.reason = reason
@@ -32,6 +33,10 @@ public struct BackoffSource: Source {
     public func run(into sink: EventSink) async throws {
         await sink.started()
         if !items.isEmpty { await sink.items(items) }
-        await sink.failed(SourceError(sourceID: id, reason: .other(reason)))
+        if let reason {
+            await sink.failed(SourceError(sourceID: id, reason: .other(reason)))
+        } else {
+            await sink.finished()
+        }
     }
 }

@@ -1,0 +1,192 @@
+public import Foundation
+public import Logging
+
+/// One `tributary worker`: claims due sources from a ``FleetQueue``, fetches each with the same adapters and
+/// pipeline as `digest` into the shared store, records its health, and releases it with its next due time: the
+/// per-source interval, or the backoff after failures, or later when the host sent `Retry-After`.
+///
+/// Many workers (on one machine or many) share one queue; per-host limits hold across all of them, because the
+/// queue counts the leases of every worker. ``run(queue:draining:)`` returns once `draining` says so and what it
+/// has claimed is finished and released: a SIGTERM'd worker exits cleanly without leaving sources to expire.
+public struct FleetWorker: Sendable {
+    public var registry: SourceRegistry
+    public var logger: Logger
+    /// This worker's name in leases and the fetch log: host, process and a random part.
+    public var name: String
+    /// How many sources this worker fetches at once.
+    public var concurrency: Int
+    /// How often a source is fetched when it succeeds (feeds.json's `interval` of a source overrides it).
+    public var interval: Duration
+    /// How long to wait between looks at the queue when nothing is due.
+    public var pollInterval: Duration
+    /// How failing sources back off.
+    public var retryPolicy: RetryPolicy
+    public var now: @Sendable () -> Date
+
+    public init(
+        registry: SourceRegistry,
+        logger: Logger,
+        name: String,
+        concurrency: Int = 8,
+        interval: Duration = .seconds(15 * 60),
+        pollInterval: Duration = .seconds(1),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.registry = registry
+        self.logger = logger
+        self.name = name
+        self.concurrency = max(1, concurrency)
+        self.interval = interval
+        self.pollInterval = pollInterval
+        self.retryPolicy = retryPolicy
+        self.now = now
+    }
+
+    /// How long a lease lasts beyond the source's own timeout: time for the pipeline to save what it fetched.
+    public static let leaseMargin: Duration = .seconds(30)
+
+    /// Works until `draining()` turns true, then finishes and releases what it claimed, and returns.
+    /// A failure of the store (the server restarting, the network) is logged and retried; what was committed
+    /// stays committed, and a lease the worker could not release expires.
+    public func run(queue: any FleetQueue, draining: @escaping @Sendable () -> Bool) async {
+        let inFlight = LockedValue(0)
+        var loaded: (version: Int64, configuration: FeedsConfiguration)?
+        await withDiscardingTaskGroup { group in
+            while !draining() {
+                do {
+                    if let current = try await queue.fleetConfiguration(), current.version != loaded?.version {
+                        let configuration = try ConfigurationLoader.load(
+                            data: Data(current.text.utf8),
+                            file: URL(fileURLWithPath: current.file),
+                            registry: registry
+                        )
+                        loaded = (current.version, configuration)
+                        logger.info("feed list loaded", metadata: ["version": "\(current.version)"])
+                    }
+                    guard let configuration = loaded?.configuration else {
+                        logger.info("no feed list yet: run tributary sync")
+                        try await Task.sleep(for: pollInterval)
+                        continue
+                    }
+                    let free = concurrency - inFlight.value
+                    var claimed: [SourceID] = []
+                    if free > 0 {
+                        let longest = configuration.enabledSources.compactMap(\.timeout).max()
+                        let lease = (longest ?? PipelineSettings().defaultTimeout) + Self.leaseMargin
+                        claimed = try await queue.claim(
+                            limit: free,
+                            worker: name,
+                            now: now(),
+                            lease: lease,
+                            maxPerHost: configuration.maxConnectionsPerHost
+                        )
+                    }
+                    for id in claimed {
+                        inFlight.withLock { $0 += 1 }
+                        group.addTask {
+                            await fetch(id, configuration: configuration, queue: queue)
+                            inFlight.withLock { $0 -= 1 }
+                        }
+                    }
+                    if claimed.isEmpty { try await Task.sleep(for: pollInterval) }
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.warning("the shared store failed; trying again", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: pollInterval)
+                }
+            }
+            logger.info("draining: finishing what this worker claimed", metadata: ["inFlight": "\(inFlight.value)"])
+        }
+    }
+
+    /// Fetches one claimed source into the shared store and releases it.
+    func fetch(_ id: SourceID, configuration: FeedsConfiguration, queue: any FleetQueue) async {
+        let started = now()
+        var sourceLogger = logger
+        sourceLogger[metadataKey: "source"] = "\(id)"
+        guard let entry = configuration.enabledSources.first(where: { $0.id == id }) else {
+            try? await queue.release(
+                id,
+                worker: name,
+                nextDue: started.addingTimeInterval(Self.seconds(interval)),
+                fetch: FleetFetch(started: started, ended: started, outcome: "failed: not in the feed list")
+            )
+            return
+        }
+        do {
+            let store = await queue.storeForRun()
+            let context = SourceContext(
+                logger: sourceLogger,
+                baseDirectory: configuration.directory,
+                allowsPathsOutsideBaseDirectory: configuration.allowPathsOutside,
+                mode: .oneShot,
+                now: now,
+                savedState: try await store.checkpoint(for: id),
+                // Per-host limits hold across the fleet through the queue; within this fetch one request runs.
+                hostLimiter: HostLimiter(
+                    maxConcurrentRequests: configuration.maxConnectionsPerHost,
+                    minimumInterval: configuration.minimumHostInterval
+                )
+            )
+            let source = try registry.makeSource(for: entry, context: context)
+            let pipeline = Pipeline(
+                sources: [PipelineSource(source: source, configuration: entry)],
+                settings: PipelineSettings(configuration: configuration, now: now),
+                store: store,
+                logger: sourceLogger
+            )
+            let result = try await pipeline.run()
+            let ended = now()
+            let status = result.statuses.first
+            let outcome =
+                status.map { AggregationRun.outcome(of: $0, skipped: false) }
+                ?? .failed(
+                    reason: "did not finish",
+                    retryAfter: nil
+                )
+            let health = try await store.recordOutcome(
+                outcome,
+                for: id,
+                at: ended,
+                policy: retryPolicy,
+                entry: entry.fingerprint
+            )
+            try await store.close()
+            let every = entry.interval ?? interval
+            var nextDue = ended.addingTimeInterval(Self.seconds(every))
+            let text: String
+            switch outcome {
+            case .failed(let reason, let retryAfter):
+                text = "failed: \(reason)"
+                if let next = health.nextRetry, next > nextDue { nextDue = next }
+                if let retryAfter, let host = entry.fetchHost {
+                    try await queue.holdHost(host, until: ended.addingTimeInterval(Self.seconds(retryAfter)))
+                }
+                // A single failure is retried sooner than the interval: in a minute, or at the policy's retry.
+                if health.consecutiveFailures == 1, retryAfter == nil {
+                    nextDue = min(nextDue, ended.addingTimeInterval(60))
+                }
+            case .notModified: text = "not modified"
+            case .succeeded, .skipped: text = "ok"
+            }
+            try await queue.release(
+                id,
+                worker: name,
+                nextDue: nextDue,
+                fetch: FleetFetch(started: started, ended: ended, outcome: text)
+            )
+            sourceLogger.debug("fetched", metadata: ["outcome": "\(text)", "nextDue": "\(nextDue)"])
+        } catch {
+            // The store failed mid-fetch: what was saved is saved; the lease expires and the source is fetched
+            // again (items are keyed, so nothing is stored twice).
+            sourceLogger.warning("fetch not recorded; it will be retried", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
