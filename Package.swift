@@ -219,6 +219,9 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "TributaryCore",
+                "SQLiteStore",
+                "PostgresStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -33,6 +33,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "How often to look for due sources when there is nothing to do (e.g. 1s).")
     var poll: String = "1s"
 
+    @Option(
+        name: .customLong("lease-margin"),
+        help: "How long a claim outlasts the longest source timeout before another worker may take it (e.g. 30s)."
+    )
+    var leaseMargin: String = "30s"
+
     @Flag(name: [.short, .long], help: "Log what the worker and each source do (to standard error).")
     var verbose = false
 
@@ -49,6 +55,9 @@ struct WorkerCommand: AsyncParsableCommand {
         guard let wait = DurationFormat.parse(poll), wait > .zero else {
             throw ValidationError("--poll must be a positive duration such as 1s")
         }
+        guard let margin = DurationFormat.parse(leaseMargin), margin > .zero else {
+            throw ValidationError("--lease-margin must be a positive duration such as 30s")
+        }
     }
 
     func run() async throws {
@@ -63,7 +72,9 @@ struct WorkerCommand: AsyncParsableCommand {
             concurrency: concurrency,
             interval: DurationFormat.parse(interval) ?? .seconds(900),
             pollInterval: DurationFormat.parse(poll) ?? .seconds(1),
-            now: RunClock.now()
+            leaseMargin: DurationFormat.parse(leaseMargin) ?? FleetWorker.defaultLeaseMargin,
+            // Real time, whatever SOURCE_DATE_EPOCH says: leases and due times are about the clock on the wall.
+            now: { Date() }
         )
         let draining = LockedValue(false)
         logger.info("worker started", metadata: ["worker": "\(name)", "store": "\(postgres.location)"])

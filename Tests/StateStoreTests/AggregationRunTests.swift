@@ -1,6 +1,7 @@
 import Foundation
 import JSONFileAdapter
 import Logging
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import TestSupport
 import Testing
 import TributaryCore
 

@@ -104,3 +104,49 @@ final class Workspace {
         try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
     }
 }
+
+/// A `tributary` process left running (a worker), its output going to files in `directory`.
+final class RunningTributary: @unchecked Sendable {
+    let process = Process()
+    let outputFile: URL
+    let errorFile: URL
+
+    /// Starts `tributary` with `arguments` in `directory`, with the same environment as ``TributaryProcess/run``.
+    init(_ arguments: [String], in directory: URL, name: String, environment: [String: String] = [:]) throws {
+        outputFile = directory.appendingPathComponent("\(name).out")
+        errorFile = directory.appendingPathComponent("\(name).err")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.executableURL = try TributaryProcess.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var fullEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        fullEnvironment.merge(environment) { _, new in new }
+        process.environment = fullEnvironment
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` (SIGTERM, SIGKILL).
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits up to `limit` for the process to exit; returns its status, or `nil` if it is still running (then it is
+    /// killed).
+    func wait(upTo limit: Duration) async throws -> Int32? {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        while process.isRunning, clock.now < end { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning {
+            send(SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+}

@@ -19,6 +19,8 @@ public struct FleetWorker: Sendable {
     public var interval: Duration
     /// How long to wait between looks at the queue when nothing is due.
     public var pollInterval: Duration
+    /// How long a lease outlasts the longest source timeout: time for the pipeline to save what it fetched.
+    public var leaseMargin: Duration
     /// How failing sources back off.
     public var retryPolicy: RetryPolicy
     public var now: @Sendable () -> Date
@@ -30,6 +32,7 @@ public struct FleetWorker: Sendable {
         concurrency: Int = 8,
         interval: Duration = .seconds(15 * 60),
         pollInterval: Duration = .seconds(1),
+        leaseMargin: Duration = FleetWorker.defaultLeaseMargin,
         retryPolicy: RetryPolicy = RetryPolicy(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -39,12 +42,13 @@ public struct FleetWorker: Sendable {
         self.concurrency = max(1, concurrency)
         self.interval = interval
         self.pollInterval = pollInterval
+        self.leaseMargin = leaseMargin
         self.retryPolicy = retryPolicy
         self.now = now
     }
 
-    /// How long a lease lasts beyond the source's own timeout: time for the pipeline to save what it fetched.
-    public static let leaseMargin: Duration = .seconds(30)
+    /// The default ``leaseMargin``.
+    public static let defaultLeaseMargin: Duration = .seconds(30)
 
     /// Works until `draining()` turns true, then finishes and releases what it claimed, and returns.
     /// A failure of the store (the server restarting, the network) is logged and retried; what was committed
@@ -73,7 +77,7 @@ public struct FleetWorker: Sendable {
                     var claimed: [SourceID] = []
                     if free > 0 {
                         let longest = configuration.enabledSources.compactMap(\.timeout).max()
-                        let lease = (longest ?? PipelineSettings().defaultTimeout) + Self.leaseMargin
+                        let lease = (longest ?? PipelineSettings().defaultTimeout) + leaseMargin
                         claimed = try await queue.claim(
                             limit: free,
                             worker: name,

@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 import Logging
 import PostgresNIO
 import PostgresStore
 import SQLiteStore
-import Testing
-import TributaryCore
+public import Testing
+public import TributaryCore
 
 /// The stores every test body of this target runs against: one test, every store (as Hummingbird runs one test
 /// against several servers).
@@ -12,19 +12,19 @@ import TributaryCore
 /// PostgreSQL needs a server: `TRIBUTARY_TEST_POSTGRES` names one (`scripts/check.sh` starts a throwaway cluster
 /// and sets it). Without it the PostgreSQL cases are left out with a message, except in CI, where they run and
 /// fail.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 
     /// The server's URL for the PostgreSQL cases.
-    static var postgresURL: String? {
+    public static var postgresURL: String? {
         ProcessInfo.processInfo.environment["TRIBUTARY_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The stores to test here.
-    static let available: [StoreKind] = {
+    public static let available: [StoreKind] = {
         if postgresURL != nil || ProcessInfo.processInfo.environment["CI"] == "true" { return allCases }
         FileHandle.standardError.write(
             Data(
@@ -38,12 +38,12 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
 /// One store of one kind for one test: a fresh SQLite file in a temporary directory, or a fresh database on the
 /// test server. ``open(runLockTimeout:)`` opens it (again); ``remove()`` deletes it.
-struct StoreUnderTest: Sendable {
-    let kind: StoreKind
-    let directory: URL
-    let databaseName: String
+public struct StoreUnderTest: Sendable {
+    public let kind: StoreKind
+    public let directory: URL
+    public let databaseName: String
 
-    init(_ kind: StoreKind) async throws {
+    public init(_ kind: StoreKind) async throws {
         self.kind = kind
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,14 +52,14 @@ struct StoreUnderTest: Sendable {
     }
 
     /// Where the store lives, as `--store` takes it.
-    var location: String {
+    public var location: String {
         switch kind {
         case .sqlite: directory.appendingPathComponent("state.sqlite").path
         case .postgres: Self.serverURL(database: databaseName)
         }
     }
 
-    func open(runLockTimeout: Duration? = nil) async throws -> any StateStore {
+    public func open(runLockTimeout: Duration? = nil) async throws -> any StateStore {
         switch kind {
         case .sqlite:
             return try await SQLiteStore.open(
@@ -72,7 +72,7 @@ struct StoreUnderTest: Sendable {
     }
 
     /// Runs `body` with a fresh store, closes it and removes everything.
-    static func with<T>(_ kind: StoreKind, _ body: (StoreUnderTest) async throws -> T) async throws -> T {
+    public static func with<T>(_ kind: StoreKind, _ body: (StoreUnderTest) async throws -> T) async throws -> T {
         let store = try await StoreUnderTest(kind)
         do {
             let result = try await body(store)
@@ -84,7 +84,7 @@ struct StoreUnderTest: Sendable {
         }
     }
 
-    func remove() async throws {
+    public func remove() async throws {
         try? FileManager.default.removeItem(at: directory)
         if kind == .postgres { try await Self.administer("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)") }
     }
@@ -92,7 +92,7 @@ struct StoreUnderTest: Sendable {
     /// Runs one statement on the test server's own database (or on `database`); returns the first column of its
     /// first row when that is a number.
     @discardableResult
-    static func administer(_ sql: String, database: String? = nil) async throws -> Int? {
+    public static func administer(_ sql: String, database: String? = nil) async throws -> Int? {
         let server = try PostgresLocation(
             url: try #require(StoreKind.postgresURL, "TRIBUTARY_TEST_POSTGRES is not set")
         )
@@ -123,7 +123,7 @@ struct StoreUnderTest: Sendable {
     }
 
     /// The test server's URL with another database.
-    static func serverURL(database: String) -> String {
+    public static func serverURL(database: String) -> String {
         guard let url = StoreKind.postgresURL, var components = URLComponents(string: url) else { return "" }
         components.path = "/" + database
         return components.string ?? url

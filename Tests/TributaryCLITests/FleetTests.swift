@@ -1,0 +1,211 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import TestSupport
+import Testing
+
+/// A fleet of real `tributary worker` processes against a real PostgreSQL server and loopback HTTP servers
+/// (issue 24): every item stored once, no feed fetched twice inside its interval, no host above its limit, a
+/// worker killed mid-run whose sources the others finish once its leases expire, SIGTERM draining.
+@Suite(.serialized, .enabled(if: StoreKind.available.contains(.postgres), "needs the PostgreSQL test server"))
+struct FleetTests {
+    /// What one loopback "host" saw: requests per path and the most requests it served at once.
+    actor HostRecord {
+        var requests: [String: Int] = [:]
+        var inFlight = 0
+        var mostInFlight = 0
+
+        func begin(_ path: String) {
+            requests[path, default: 0] += 1
+            inFlight += 1
+            mostInFlight = max(mostInFlight, inFlight)
+        }
+
+        func end() { inFlight -= 1 }
+    }
+
+    static let hosts = 5
+    static let feedsPerHost = 60
+
+    /// Runs `body` with `hosts` HTTP servers (each a host, by its port), every feed answering after `delay`.
+    static func withHosts<T: Sendable>(
+        delay: Duration,
+        _ records: [HostRecord],
+        _ body: ([Int]) async throws -> T
+    ) async throws -> T {
+        func serve(_ index: Int, _ ports: [Int]) async throws -> T {
+            guard index < records.count else { return try await body(ports) }
+            let record = records[index]
+            let router = Router()
+            router.get("/feed/:n") { request, context -> Response in
+                let n = context.parameters.get("n") ?? "0"
+                await record.begin(request.uri.path)
+                try await Task.sleep(for: delay)
+                await record.end()
+                let body =
+                    "<rss version=\"2.0\"><channel><title>Feed \(index)-\(n)</title>"
+                    + "<item><title>A \(index)-\(n)</title><guid>a</guid><link>https://example.org/\(index)/\(n)/a</link></item>"
+                    + "<item><title>B \(index)-\(n)</title><guid>b</guid><link>https://example.org/\(index)/\(n)/b</link></item>"
+                    + "</channel></rss>"
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/rss+xml"],
+                    body: .init(byteBuffer: ByteBuffer(string: body))
+                )
+            }
+            return try await withTestServer(router) { port in try await serve(index + 1, ports + [port]) }
+        }
+        return try await serve(0, [])
+    }
+
+    /// feeds.json with `feedsPerHost` feeds on each port, fetched hourly, at most `perHost` at once per host.
+    static func feedsJSON(ports: [Int], perHost: Int, timeout: String) -> String {
+        var sources: [String] = []
+        for (index, port) in ports.enumerated() {
+            for n in 0..<feedsPerHost {
+                sources.append(
+                    #"{ "id": "h\#(index)-f\#(n)", "kind": "rss", "url": "http://127.0.0.1:\#(port)/feed/\#(n)", "interval": "1h", "timeout": "\#(timeout)" }"#
+                )
+            }
+        }
+        return #"{ "maxConnectionsPerHost": \#(perHost), "sources": [\#(sources.joined(separator: ",\n"))] }"#
+    }
+
+    /// Polls `query` until it returns `expected` or `limit` passes; returns the last value.
+    static func waitFor(
+        _ query: String,
+        database: String,
+        toReach expected: Int,
+        within limit: Duration
+    ) async throws -> Int? {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        var value: Int?
+        repeat {
+            value = try await StoreUnderTest.administer(query, database: database)
+            if value == expected { return value }
+            try await Task.sleep(for: .milliseconds(200))
+        } while clock.now < end
+        return value
+    }
+
+    @Test func threeWorkersFetchEveryFeedOnceWithinEachHostsLimitAndDrainOnSIGTERM() async throws {
+        let records = (0..<Self.hosts).map { _ in HostRecord() }
+        let total = Self.hosts * Self.feedsPerHost
+        try await StoreUnderTest.with(.postgres) { store in
+            try await Self.withHosts(delay: .milliseconds(20), records) { ports in
+                let workspace = try Workspace()
+                try workspace.write("feeds.json", Self.feedsJSON(ports: ports, perHost: 2, timeout: "10s"))
+                let sync = try TributaryProcess.run(["sync", "--store", store.location], in: workspace.url)
+                #expect(sync.status == 0, "\(sync.standardError)")
+                #expect(sync.standardOutput.contains("added \(total)"))
+
+                let workers = try (0..<3).map { index in
+                    try RunningTributary(
+                        ["worker", "--store", store.location, "--concurrency", "6", "--poll", "100ms"],
+                        in: workspace.url,
+                        name: "worker\(index)"
+                    )
+                }
+                let fetched = try await Self.waitFor(
+                    "SELECT count(*)::int FROM fleet_fetch",
+                    database: store.databaseName,
+                    toReach: total,
+                    within: .seconds(90)
+                )
+                // A little longer: a feed fetched twice would show now.
+                try await Task.sleep(for: .milliseconds(500))
+                for worker in workers { worker.send(SIGTERM) }
+                for worker in workers {
+                    let status = try await worker.wait(upTo: .seconds(30))
+                    #expect(status == 0, "a worker did not drain and exit 0: \(worker.standardError)")
+                }
+                #expect(fetched == total)
+                let items = try await StoreUnderTest.administer(
+                    "SELECT count(*)::int FROM item",
+                    database: store.databaseName
+                )
+                #expect(items == total * 2)
+                let fetches = try await StoreUnderTest.administer(
+                    "SELECT count(*)::int FROM fleet_fetch",
+                    database: store.databaseName
+                )
+                #expect(fetches == total, "a feed was fetched twice inside its interval")
+                let workersUsed = try await StoreUnderTest.administer(
+                    "SELECT count(DISTINCT worker)::int FROM fleet_fetch",
+                    database: store.databaseName
+                )
+                #expect(workersUsed == 3)
+                for record in records {
+                    #expect(await record.mostInFlight <= 2, "a host served more than its limit at once")
+                    #expect(await record.requests.values.allSatisfy { $0 == 1 })
+                    #expect(await record.requests.count == Self.feedsPerHost)
+                }
+
+                // The fleet's result, read without fetching.
+                let digest = try TributaryProcess.run(
+                    ["summary", "--store", store.location, "--no-fetch"],
+                    in: workspace.url
+                )
+                #expect(digest.status == 0, "\(digest.standardError)")
+                #expect(digest.standardOutput.contains("\(total * 2) items"))
+                for record in records { #expect(await record.requests.values.allSatisfy { $0 == 1 }) }
+            }
+        }
+    }
+
+    @Test func aKilledWorkersSourcesAreFinishedByTheOthersOnceItsLeasesExpire() async throws {
+        let records = (0..<Self.hosts).map { _ in HostRecord() }
+        let total = Self.hosts * Self.feedsPerHost
+        try await StoreUnderTest.with(.postgres) { store in
+            // Slow answers, so that the worker is in the middle of fetches when it is killed.
+            try await Self.withHosts(delay: .milliseconds(300), records) { ports in
+                let workspace = try Workspace()
+                try workspace.write("feeds.json", Self.feedsJSON(ports: ports, perHost: 3, timeout: "2s"))
+                let sync = try TributaryProcess.run(["sync", "--store", store.location], in: workspace.url)
+                #expect(sync.status == 0, "\(sync.standardError)")
+                let arguments = [
+                    "worker", "--store", store.location, "--concurrency", "5", "--poll", "100ms", "--lease-margin", "1s",
+                ]
+                let doomed = try RunningTributary(arguments, in: workspace.url, name: "doomed")
+                // Wait until it holds leases, then kill it without a chance to release them.
+                let held = try await Self.waitFor(
+                    "SELECT count(*)::int FROM fleet_source WHERE lease_owner LIKE '%:\(doomed.pid):%'",
+                    database: store.databaseName,
+                    toReach: 5,
+                    within: .seconds(30)
+                )
+                #expect(held == 5)
+                doomed.send(SIGKILL)
+                _ = try await doomed.wait(upTo: .seconds(10))
+                let survivors = try (0..<2).map { index in
+                    try RunningTributary(arguments, in: workspace.url, name: "survivor\(index)")
+                }
+                let fetched = try await Self.waitFor(
+                    "SELECT count(DISTINCT source)::int FROM fleet_fetch",
+                    database: store.databaseName,
+                    toReach: total,
+                    within: .seconds(120)
+                )
+                for worker in survivors { worker.send(SIGTERM) }
+                for worker in survivors {
+                    let status = try await worker.wait(upTo: .seconds(30))
+                    #expect(status == 0, "\(worker.standardError)")
+                }
+                #expect(fetched == total)
+                // Every item once, whoever fetched it, and nothing of the killed worker's committed work lost.
+                let items = try await StoreUnderTest.administer(
+                    "SELECT count(*)::int FROM item",
+                    database: store.databaseName
+                )
+                #expect(items == total * 2)
+                let leftLeases = try await StoreUnderTest.administer(
+                    "SELECT count(*)::int FROM fleet_source WHERE lease_owner IS NOT NULL",
+                    database: store.databaseName
+                )
+                #expect(leftLeases == 0)
+                for record in records { #expect(await record.mostInFlight <= 3) }
+            }
+        }
+    }
+}
