@@ -20,7 +20,8 @@ if [ -z "${TRIBUTARY_TEST_POSTGRES:-}" ]; then
     if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
         pgdir="$(mktemp -d /tmp/tributary-postgres.XXXXXX)"
         trap 'scripts/postgres.sh stop "$pgdir"' EXIT
-        export "$(scripts/postgres.sh start "$pgdir")"
+        settings="$(scripts/postgres.sh start "$pgdir")"
+        while read -r setting; do export "$setting"; done <<<"$settings"
         echo "started on ${TRIBUTARY_TEST_POSTGRES}"
     elif [ "${CI:-}" = "true" ]; then
         echo "check: no PostgreSQL server; CI installs it with scripts/setup.sh --test-tools" >&2

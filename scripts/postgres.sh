@@ -3,10 +3,13 @@
 # loopback port and a Unix socket in that directory. The server refuses to run as root, so as root it runs as the
 # `postgres` user the package created.
 #
-#   scripts/postgres.sh start DIR   starts a cluster in DIR (created) and prints the URL to give the tests:
+#   scripts/postgres.sh start DIR   starts a cluster in DIR (created) and prints what to give the tests:
 #                                   TRIBUTARY_TEST_POSTGRES=postgres://tributary@127.0.0.1:PORT/postgres
+#                                   TRIBUTARY_TEST_POSTGRES_DIR=DIR
+#   scripts/postgres.sh restart DIR restarts it (the tests' "server restarts mid-run")
 #   scripts/postgres.sh stop DIR    stops it and removes DIR
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"
 
 command="${1:-}"
 dir="${2:-}"
@@ -35,10 +38,16 @@ start)
     as_owner "$bin/initdb" -D "$dir/data" -U tributary -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
-        || { cat "$dir/server.log" >&2; exit 1; }
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start \
+        >>"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; exit 1; }
     echo "$port" >"$dir/port"
     echo "TRIBUTARY_TEST_POSTGRES=postgres://tributary@127.0.0.1:$port/postgres"
+    echo "TRIBUTARY_TEST_POSTGRES_DIR=$dir"
+    ;;
+restart)
+    # The server must not hold on to the caller's output (a test reading it to the end would wait forever).
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart \
+        >>"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; exit 1; }
     ;;
 stop)
     if [ -d "$dir/data" ]; then

@@ -71,7 +71,7 @@ struct FleetTests {
         return #"{ "maxConnectionsPerHost": \#(perHost), "sources": [\#(sources.joined(separator: ",\n"))] }"#
     }
 
-    /// Polls `query` until it returns `expected` or `limit` passes; returns the last value.
+    /// Polls `query` until it returns `expected` or more, or `limit` passes; returns the last value.
     static func waitFor(
         _ query: String,
         database: String,
@@ -83,7 +83,7 @@ struct FleetTests {
         var value: Int?
         repeat {
             value = try await StoreUnderTest.administer(query, database: database)
-            if value == expected { return value }
+            if let value, value >= expected { return value }
             try await Task.sleep(for: .milliseconds(200))
         } while clock.now < end
         return value
@@ -165,7 +165,8 @@ struct FleetTests {
                 let sync = try TributaryProcess.run(["sync", "--store", store.location], in: workspace.url)
                 #expect(sync.status == 0, "\(sync.standardError)")
                 let arguments = [
-                    "worker", "--store", store.location, "--concurrency", "5", "--poll", "100ms", "--lease-margin", "1s",
+                    "worker", "--store", store.location, "--concurrency", "5", "--poll", "100ms", "--lease-margin",
+                    "1s",
                 ]
                 let doomed = try RunningTributary(arguments, in: workspace.url, name: "doomed")
                 // Wait until it holds leases, then kill it without a chance to release them.
@@ -205,6 +206,78 @@ struct FleetTests {
                 )
                 #expect(leftLeases == 0)
                 for record in records { #expect(await record.mostInFlight <= 3) }
+            }
+        }
+    }
+
+    /// Runs a program to its end with `posix_spawn` and `waitpid`, its output discarded: Foundation's `Process`
+    /// did not see this one exit while worker processes it had started were still running (the test hung).
+    static func spawnAndWait(_ path: String, _ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            if errno != EINTR { return errno == ECHILD ? 0 : -1 }
+        }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    }
+
+    /// The test cluster's directory, for restarting it (scripts/check.sh sets it).
+    static let serverDirectory = ProcessInfo.processInfo.environment["TRIBUTARY_TEST_POSTGRES_DIR"]
+
+    @Test(.enabled(if: serverDirectory != nil, "needs the test cluster's directory (scripts/check.sh sets it)"))
+    func workersCarryOnWhenTheServerRestartsMidRunLosingNothingCommitted() async throws {
+        let records = (0..<Self.hosts).map { _ in HostRecord() }
+        let total = Self.hosts * Self.feedsPerHost
+        let directory = try #require(Self.serverDirectory)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh")
+        try await StoreUnderTest.with(.postgres) { store in
+            try await Self.withHosts(delay: .milliseconds(100), records) { ports in
+                let workspace = try Workspace()
+                try workspace.write("feeds.json", Self.feedsJSON(ports: ports, perHost: 3, timeout: "2s"))
+                let sync = try TributaryProcess.run(["sync", "--store", store.location], in: workspace.url)
+                #expect(sync.status == 0, "\(sync.standardError)")
+                let arguments = [
+                    "worker", "--store", store.location, "--concurrency", "5", "--poll", "100ms", "--lease-margin",
+                    "1s",
+                ]
+                let workers = try (0..<2).map { index in
+                    try RunningTributary(arguments, in: workspace.url, name: "worker\(index)")
+                }
+                let before = try await Self.waitFor(
+                    "SELECT count(*)::int FROM fleet_fetch",
+                    database: store.databaseName,
+                    toReach: 60,
+                    within: .seconds(60)
+                )
+                // Restarted mid-run: some fetched, not all.
+                #expect((before ?? 0) >= 60 && (before ?? 0) < total, "\(before ?? 0) fetched before the restart")
+                #expect(Self.spawnAndWait("/bin/bash", [script.path, "restart", directory]) == 0)
+                let fetched = try await Self.waitFor(
+                    "SELECT count(DISTINCT source)::int FROM fleet_fetch",
+                    database: store.databaseName,
+                    toReach: total,
+                    within: .seconds(120)
+                )
+                for worker in workers { worker.send(SIGTERM) }
+                for worker in workers {
+                    let status = try await worker.wait(upTo: .seconds(30))
+                    #expect(status == 0, "\(worker.standardError)")
+                }
+                #expect(fetched == total)
+                let items = try await StoreUnderTest.administer(
+                    "SELECT count(*)::int FROM item",
+                    database: store.databaseName
+                )
+                #expect(items == total * 2)
             }
         }
     }
