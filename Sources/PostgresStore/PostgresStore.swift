@@ -180,13 +180,13 @@ public actor PostgresStore: StateStore {
                 "SELECT json FROM checkpoint WHERE source = \(source.rawValue)",
                 logger: logger
             )
-            for try await json in rows.decode(String.self) { return try Self.checkpoint(fromJSON: json) }
+            for try await json in rows.decode(String.self) { return try SourceCheckpoint(storedJSON: json) }
             return SourceCheckpoint()
         }
     }
 
     public func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
-        let json = try Self.json(of: checkpoint)
+        let json = try checkpoint.storedJSON
         let now = Date().timeIntervalSince1970
         try await write { connection, logger in
             _ = try await connection.query(
@@ -223,7 +223,7 @@ public actor PostgresStore: StateStore {
             var result: [SourceID: SourceCheckpoint] = [:]
             let rows = try await connection.query("SELECT source, json FROM checkpoint", logger: logger)
             for try await (source, json) in rows.decode((String, String).self) {
-                result[SourceID(source)] = try Self.checkpoint(fromJSON: json)
+                result[SourceID(source)] = try SourceCheckpoint(storedJSON: json)
             }
             return result
         }
@@ -388,16 +388,6 @@ public actor PostgresStore: StateStore {
 
     private func failure(_ error: any Error) -> PostgresStoreError {
         PostgresStoreError(database: "\(location)", reason: .storage(detail: Self.words(for: error, location)))
-    }
-
-    private static func checkpoint(fromJSON json: String) throws -> SourceCheckpoint {
-        SourceCheckpoint(try JSONDecoder().decode([String: String].self, from: Data(json.utf8)))
-    }
-
-    private static func json(of checkpoint: SourceCheckpoint) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(checkpoint.values), as: UTF8.self)
     }
 
     // MARK: - Connecting

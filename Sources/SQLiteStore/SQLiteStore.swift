@@ -156,15 +156,12 @@ public actor SQLiteStore: StateStore {
                     arguments: [source.rawValue]
                 )
             else { return SourceCheckpoint() }
-            let values = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
-            return SourceCheckpoint(values)
+            return try SourceCheckpoint(storedJSON: json)
         }
     }
 
     public func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = String(decoding: try encoder.encode(checkpoint.values), as: UTF8.self)
+        let json = try checkpoint.storedJSON
         let now = Date().timeIntervalSince1970
         try await write { db in
             try db.execute(
@@ -197,8 +194,7 @@ public actor SQLiteStore: StateStore {
             var result: [SourceID: SourceCheckpoint] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT source, json FROM checkpoint") {
                 let json: String = row["json"]
-                let values = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
-                result[SourceID(row["source"] as String)] = SourceCheckpoint(values)
+                result[SourceID(row["source"] as String)] = try SourceCheckpoint(storedJSON: json)
             }
             return result
         }

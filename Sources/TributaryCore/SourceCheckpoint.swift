@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a source remembers between runs: a few strings under keys the source chooses, such as `etag`,
 /// `last-modified` or `seq`.
 ///
@@ -21,4 +23,21 @@ public struct SourceCheckpoint: Sendable, Hashable {
 
     /// Whether nothing is saved.
     public var isEmpty: Bool { values.isEmpty }
+}
+
+extension SourceCheckpoint {
+    /// The checkpoint as a persistent store keeps it: a JSON object, keys sorted.
+    public var storedJSON: String {
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return String(decoding: try encoder.encode(values), as: UTF8.self)
+        }
+    }
+
+    /// Reads a checkpoint back from ``storedJSON``.
+    /// - Throws: the decoder's error for text that is not a JSON object of strings.
+    public init(storedJSON json: String) throws {
+        self.init(try JSONDecoder().decode([String: String].self, from: Data(json.utf8)))
+    }
 }
