@@ -106,46 +106,62 @@ final class Workspace {
 }
 
 /// A `tributary` process left running (a worker), its output going to files in `directory`.
-final class RunningTributary: @unchecked Sendable {
-    let process = Process()
-    let outputFile: URL
+///
+/// Started with `posix_spawn` and waited for with `waitpid` on its own pid: Foundation's `Process` did not always
+/// notice one child's exit while others it had started were running (a fleet test waited for an exit that had
+/// happened).
+final class RunningTributary: Sendable {
+    let pid: pid_t
     let errorFile: URL
 
-    /// Starts `tributary` with `arguments` in `directory`, with the same environment as ``TributaryProcess/run``.
+    /// Starts `tributary` with `arguments`, its output in `directory`, in the working directory of the tests (the
+    /// arguments must not name relative paths).
     init(_ arguments: [String], in directory: URL, name: String, environment: [String: String] = [:]) throws {
-        outputFile = directory.appendingPathComponent("\(name).out")
+        let outputFile = directory.appendingPathComponent("\(name).out")
         errorFile = directory.appendingPathComponent("\(name).err")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.executableURL = try TributaryProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
+        let executable = try TributaryProcess.executable.path
         var fullEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
         fullEnvironment.merge(environment) { _, new in new }
-        process.environment = fullEnvironment
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = fullEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw TributaryProcess.ProcessError(description: "could not start \(executable): error \(result)")
+        }
+        self.pid = pid
     }
 
-    var pid: Int32 { process.processIdentifier }
-
     /// Sends `signal` (SIGTERM, SIGKILL).
-    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func send(_ signal: Int32) { kill(pid, signal) }
 
-    /// Waits up to `limit` for the process to exit; returns its status, or `nil` if it is still running (then it is
-    /// killed).
+    /// Waits up to `limit` for the process to exit; returns its exit status, or `nil` if it did not exit in time
+    /// (then it is killed) or was killed by a signal.
     func wait(upTo limit: Duration) async throws -> Int32? {
         let clock = ContinuousClock()
         let end = clock.now + limit
-        while process.isRunning, clock.now < end { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning {
-            send(SIGKILL)
-            process.waitUntilExit()
-            return nil
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : nil }
+            if reaped == -1, errno != EINTR { return nil }
+            if clock.now >= end {
+                send(SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return nil
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        return process.terminationStatus
     }
 
     var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
