@@ -27,7 +27,7 @@ struct StateOptions: ParsableArguments {
     @Flag(
         name: .customLong("no-fetch"),
         help:
-            "Fetch nothing: show what the store holds, as a fleet of `tributary worker` processes saved it (digest, summary)."
+            "Fetch nothing: show what the store holds, as a fleet of `tributary worker` processes saved it (digest, summary; watch shows new items as they are saved)."
     )
     var noFetch = false
 

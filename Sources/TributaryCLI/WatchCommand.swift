@@ -32,9 +32,6 @@ struct WatchCommand: AsyncParsableCommand {
     var interval: String = "15m"
 
     func validate() throws {
-        if state.noFetch {
-            throw ValidationError("watch fetches as it goes; --no-fetch is for digest and summary")
-        }
         guard let duration = DurationFormat.parse(interval), duration > .zero else {
             throw ValidationError("--interval must be a positive duration such as 30s, 15m or 1h")
         }
@@ -48,6 +45,10 @@ struct WatchCommand: AsyncParsableCommand {
         // Watch runs for hours, so it takes no run lock (a digest from cron may run meanwhile); SQLite's own
         // locking keeps every write whole.
         let store = try await state.location(for: configuration).open(lockTimeout: nil)
+        if state.noFetch {
+            try await watchStore(store, configuration: configuration, interval: interval)
+            return
+        }
         let savedStates = try await store.checkpoints()
         let sources = try ConfiguredSources.make(
             configuration,
@@ -84,6 +85,40 @@ struct WatchCommand: AsyncParsableCommand {
         do {
             _ = try await SignalTrap.runUntilInterrupted {
                 _ = try await pipeline.run { event in await printer.handle(event) }
+            }
+        } catch is CancellationError {
+        }
+        await printer.end()
+        try await store.close()
+    }
+
+    /// `watch --no-fetch`: shows the items a fleet of workers saves, as they appear in the store (looked at every
+    /// `--interval`), without fetching anything: the items of the last `--interval` first, then each new one.
+    private func watchStore(
+        _ store: any StateStore,
+        configuration: FeedsConfiguration,
+        interval: Duration
+    ) async throws {
+        let enabled = Set(configuration.enabledSources.map(\.id))
+        let printer = WatchPrinter(
+            sources: configuration.enabledSources.map { ($0.id, $0.title) },
+            timeZone: TimeZone.current,
+            live: Terminal.isTerminal(2)
+        )
+        await printer.begin()
+        let (seconds, attoseconds) = interval.components
+        let start = Date().addingTimeInterval(-(Double(seconds) + Double(attoseconds) / 1e18))
+        do {
+            _ = try await SignalTrap.runUntilInterrupted {
+                var after = start
+                while true {
+                    let fresh = try await store.items()
+                        .filter { enabled.contains($0.sourceID) && $0.firstSeen > after }
+                        .sorted { $0.firstSeen < $1.firstSeen }
+                    if let newest = fresh.last?.firstSeen { after = newest }
+                    if !fresh.isEmpty { await printer.handle(.itemsAdded(fresh.map(\.item))) }
+                    try await Task.sleep(for: interval)
+                }
             }
         } catch is CancellationError {
         }

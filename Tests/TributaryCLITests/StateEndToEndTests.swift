@@ -111,4 +111,49 @@ import TributaryCore
         #expect(waited.status == 0, "\(waited.standardError)")
         #expect(workspace.exists("digest.html"))
     }
+
+    @Test func watchNoFetchShowsItemsAsTheyAreSavedWithoutFetching() async throws {
+        let workspace = try Workspace()
+        func feed(_ ids: [String]) throws {
+            let items = ids.map { #"{ "id": "\#($0)", "title": "Story \#($0)", "url": "https://example.com/\#($0)" }"# }
+            try workspace.write(
+                "news.json",
+                #"{ "version": "https://jsonfeed.org/version/1.1", "title": "news", "items": [\#(items.joined(separator: ","))] }"#
+            )
+        }
+        try workspace.write(
+            "feeds.json",
+            #"{ "sources": [ { "id": "news", "kind": "json-file", "path": "news.json" } ] }"#
+        )
+        try feed(["old"])
+        let realTime = ["SOURCE_DATE_EPOCH": ""]
+        let first = try TributaryProcess.run(["summary"], in: workspace.url, environment: realTime)
+        #expect(first.status == 0, "\(first.standardError)")
+        try await Task.sleep(for: .milliseconds(600))
+        let config = workspace.url.appendingPathComponent("feeds.json").path
+        let store = workspace.url.appendingPathComponent(".tributary/state.sqlite").path
+        let watcher = try RunningTributary(
+            ["watch", "-c", config, "--store", store, "--no-fetch", "--interval", "300ms"],
+            in: workspace.url,
+            name: "watch"
+        )
+        // What another process saves shows up; what was there before the window does not.
+        try feed(["old", "new"])
+        let second = try TributaryProcess.run(["summary"], in: workspace.url, environment: realTime)
+        #expect(second.status == 0, "\(second.standardError)")
+        let output = workspace.url.appendingPathComponent("watch.out")
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(10)
+        var shown = ""
+        while clock.now < end {
+            shown = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if shown.contains("Story new") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        watcher.send(SIGTERM)
+        let status = try await watcher.wait(upTo: .seconds(10))
+        #expect(shown.contains("Story new"), "watch showed: \(shown) \(watcher.standardError)")
+        #expect(!shown.contains("Story old"))
+        #expect(status == 0, "\(watcher.standardError)")
+    }
 }
