@@ -281,4 +281,56 @@ struct FleetTests {
             }
         }
     }
+
+    @Test func aHostsRetryAfterHoldsItForTheWholeFleet() async throws {
+        let record = HostRecord()
+        try await StoreUnderTest.with(.postgres) { store in
+            let router = Router()
+            router.get("/feed/:n") { request, _ -> Response in
+                await record.begin(request.uri.path)
+                await record.end()
+                return Response(status: .tooManyRequests, headers: [.retryAfter: "3600"])
+            }
+            try await withTestServer(router) { port in
+                let workspace = try Workspace()
+                var sources: [String] = []
+                for n in 0..<10 {
+                    sources.append(
+                        #"{ "id": "f\#(n)", "kind": "rss", "url": "http://127.0.0.1:\#(port)/feed/\#(n)", "timeout": "5s" }"#
+                    )
+                }
+                try workspace.write(
+                    "feeds.json",
+                    #"{ "maxConnectionsPerHost": 1, "sources": [\#(sources.joined(separator: ","))] }"#
+                )
+                let sync = try TributaryProcess.run(["sync", "--store", store.location], in: workspace.url)
+                #expect(sync.status == 0, "\(sync.standardError)")
+                let workers = try (0..<2).map { index in
+                    try RunningTributary(
+                        ["worker", "--store", store.location, "--concurrency", "4", "--poll", "100ms"],
+                        in: workspace.url,
+                        name: "worker\(index)"
+                    )
+                }
+                let held = try await Self.waitFor(
+                    "SELECT count(*)::int FROM fleet_host WHERE not_before > extract(epoch from now()) + 3000",
+                    database: store.databaseName,
+                    toReach: 1,
+                    within: .seconds(30)
+                )
+                // Time for the other sources of the host, all due, to be claimed if the hold did not work.
+                try await Task.sleep(for: .seconds(2))
+                for worker in workers { worker.send(SIGTERM) }
+                for worker in workers { _ = try await worker.wait(upTo: .seconds(30)) }
+                #expect(held == 1)
+                // One request reached the host: the 429 held it for every worker, whatever was due.
+                #expect(await record.requests.values.reduce(0, +) == 1)
+                let fetches = try await StoreUnderTest.administer(
+                    "SELECT count(*)::int FROM fleet_fetch",
+                    database: store.databaseName
+                )
+                #expect(fetches == 1)
+            }
+        }
+    }
 }
