@@ -107,8 +107,7 @@ extension PostgresStore: FleetQueue {
     {
         guard limit > 0 else { return [] }
         let nowSeconds = now.timeIntervalSince1970
-        let (seconds, attoseconds) = lease.components
-        let until = nowSeconds + Double(seconds) + Double(attoseconds) / 1e18
+        let until = nowSeconds + lease.timeInterval
         return try await write { connection, logger in
             _ = try await connection.query("SELECT pg_advisory_xact_lock(\(Self.claimLockKey))", logger: logger)
             // Leases held now, per host, by every worker.

@@ -29,7 +29,7 @@ struct PushSimulatorTimeline: Sendable {
     func latestSeq(at instant: ContinuousClock.Instant) -> Int64 {
         let backlog = Int64(configuration.backlog)
         guard configuration.rate > 0 else { return backlog }
-        let elapsed = max(0, Self.seconds(instant - start))
+        let elapsed = max(0, (instant - start).timeInterval)
         let live = (elapsed * configuration.rate).rounded(.down)
         return backlog + (live >= Double(Int64.max / 2) ? Int64.max / 2 : Int64(live))
     }
@@ -142,8 +142,4 @@ struct PushSimulatorTimeline: Sendable {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }

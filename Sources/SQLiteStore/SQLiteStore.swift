@@ -62,7 +62,7 @@ public actor SQLiteStore: StateStore {
         }
         var configuration = Configuration()
         configuration.journalMode = .wal
-        configuration.busyMode = .timeout(Self.seconds(busyTimeout))
+        configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.label = "tributary.state"
         // WAL with NORMAL sync: a crash of the process never loses a committed transaction; only a power loss may
         // lose the last ones, and never corrupts the file.
@@ -345,7 +345,7 @@ public actor SQLiteStore: StateStore {
         // connection that SQLite forbids to write (`query_only`) removes them when it closes, as the last one.
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
-        configuration.busyMode = .timeout(seconds(busyTimeout))
+        configuration.busyMode = .timeout(busyTimeout.timeInterval)
         do {
             let database = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? database.close() }
@@ -390,8 +390,4 @@ public actor SQLiteStore: StateStore {
         error.message ?? "SQLite error \(error.resultCode.rawValue)"
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 }

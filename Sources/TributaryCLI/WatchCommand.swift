@@ -106,8 +106,7 @@ struct WatchCommand: AsyncParsableCommand {
             live: Terminal.isTerminal(2)
         )
         await printer.begin()
-        let (seconds, attoseconds) = interval.components
-        let start = Date().addingTimeInterval(-(Double(seconds) + Double(attoseconds) / 1e18))
+        let start = Date().addingTimeInterval(-interval.timeInterval)
         do {
             _ = try await SignalTrap.runUntilInterrupted {
                 var after = start

@@ -22,9 +22,7 @@ public actor InMemoryItemStore: StateStore {
         for item in items {
             let key = Key(source: source, id: item.id)
             if var existing = stored[key] {
-                var stamped = item
-                stamped.tributary = (stamped.tributary ?? TributaryExtension())
-                stamped.tributary?.firstSeen = existing.firstSeen
+                let stamped = StoredItem.stamped(item, firstSeen: existing.firstSeen)
                 existing.lastSeen = date
                 if stamped == existing.item {
                     changes.unchanged.append(existing)
@@ -34,9 +32,7 @@ public actor InMemoryItemStore: StateStore {
                 }
                 stored[key] = existing
             } else {
-                var stamped = item
-                stamped.tributary = (stamped.tributary ?? TributaryExtension())
-                stamped.tributary?.firstSeen = date
+                let stamped = StoredItem.stamped(item, firstSeen: date)
                 let new = StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
                 stored[key] = new
                 order.append(key)

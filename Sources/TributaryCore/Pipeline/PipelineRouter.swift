@@ -234,7 +234,7 @@ struct PipelineRouter {
     ) async throws {
         let source = sources[index]
         let now = settings.now()
-        let cutoff = settings.maxAge.map { now.addingTimeInterval(-Self.seconds($0)) }
+        let cutoff = settings.maxAge.map { now.addingTimeInterval(-$0.timeInterval) }
 
         var candidates: [FeedItem] = []
         for item in items {
@@ -419,10 +419,6 @@ struct PipelineRouter {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 }
 
 /// What one batch of items changed, in arrival order.

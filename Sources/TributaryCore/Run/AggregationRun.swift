@@ -152,7 +152,7 @@ public struct AggregationRun: Sendable {
         let outcome = Outcome(result: result, digest: digest)
         try await deliver(outcome)
         try await store.recordDigest(at: generatedAt)
-        try await store.prune(notSeenSince: generatedAt.addingTimeInterval(-Self.seconds(configuration.retention)))
+        try await store.prune(notSeenSince: generatedAt.addingTimeInterval(-configuration.retention.timeInterval))
         return outcome
     }
 
@@ -234,8 +234,4 @@ public struct AggregationRun: Sendable {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 }

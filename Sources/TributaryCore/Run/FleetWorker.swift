@@ -55,7 +55,7 @@ public struct FleetWorker: Sendable {
     /// stays committed, and a lease the worker could not release expires.
     public func run(queue: any FleetQueue, draining: @escaping @Sendable () -> Bool) async {
         let inFlight = LockedValue(0)
-        var loaded: (version: Int64, configuration: FeedsConfiguration)?
+        var loaded: LoadedList?
         await withDiscardingTaskGroup { group in
             while !draining() {
                 do {
@@ -65,10 +65,14 @@ public struct FleetWorker: Sendable {
                             file: URL(fileURLWithPath: current.file),
                             registry: registry
                         )
-                        loaded = (current.version, configuration)
+                        loaded = LoadedList(
+                            version: current.version,
+                            configuration: configuration,
+                            leaseMargin: leaseMargin
+                        )
                         logger.info("feed list loaded", metadata: ["version": "\(current.version)"])
                     }
-                    guard let configuration = loaded?.configuration else {
+                    guard let list = loaded else {
                         logger.info("no feed list yet: run tributary sync")
                         try await Task.sleep(for: pollInterval)
                         continue
@@ -76,20 +80,18 @@ public struct FleetWorker: Sendable {
                     let free = concurrency - inFlight.value
                     var claimed: [SourceID] = []
                     if free > 0 {
-                        let longest = configuration.enabledSources.compactMap(\.timeout).max()
-                        let lease = (longest ?? PipelineSettings().defaultTimeout) + leaseMargin
                         claimed = try await queue.claim(
                             limit: free,
                             worker: name,
                             now: now(),
-                            lease: lease,
-                            maxPerHost: configuration.maxConnectionsPerHost
+                            lease: list.lease,
+                            maxPerHost: list.configuration.maxConnectionsPerHost
                         )
                     }
                     for id in claimed {
                         inFlight.withLock { $0 += 1 }
                         group.addTask {
-                            await fetch(id, configuration: configuration, queue: queue)
+                            await fetch(id, entry: list.entries[id], configuration: list.configuration, queue: queue)
                             inFlight.withLock { $0 -= 1 }
                         }
                     }
@@ -105,16 +107,43 @@ public struct FleetWorker: Sendable {
         }
     }
 
-    /// Fetches one claimed source into the shared store and releases it.
-    func fetch(_ id: SourceID, configuration: FeedsConfiguration, queue: any FleetQueue) async {
+    /// The feed list a worker runs, with what it derives from it once per version: the lease and each enabled
+    /// source's entry by id.
+    struct LoadedList: Sendable {
+        var version: Int64
+        var configuration: FeedsConfiguration
+        /// The longest source timeout plus the lease margin.
+        var lease: Duration
+        var entries: [SourceID: SourceConfiguration]
+
+        init(version: Int64, configuration: FeedsConfiguration, leaseMargin: Duration) {
+            self.version = version
+            self.configuration = configuration
+            let longest = configuration.enabledSources.compactMap(\.timeout).max()
+            lease = (longest ?? PipelineSettings().defaultTimeout) + leaseMargin
+            entries = Dictionary(
+                configuration.enabledSources.map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+    }
+
+    /// Fetches one claimed source (`entry`: its enabled entry in the feed list) into the shared store and
+    /// releases it.
+    func fetch(
+        _ id: SourceID,
+        entry: SourceConfiguration?,
+        configuration: FeedsConfiguration,
+        queue: any FleetQueue
+    ) async {
         let started = now()
         var sourceLogger = logger
         sourceLogger[metadataKey: "source"] = "\(id)"
-        guard let entry = configuration.enabledSources.first(where: { $0.id == id }) else {
+        guard let entry else {
             try? await queue.release(
                 id,
                 worker: name,
-                nextDue: started.addingTimeInterval(Self.seconds(interval)),
+                nextDue: started.addingTimeInterval(interval.timeInterval),
                 fetch: FleetFetch(started: started, ended: started, outcome: "failed: not in the feed list")
             )
             return
@@ -159,14 +188,14 @@ public struct FleetWorker: Sendable {
             )
             try await store.close()
             let every = entry.interval ?? interval
-            var nextDue = ended.addingTimeInterval(Self.seconds(every))
+            var nextDue = ended.addingTimeInterval(every.timeInterval)
             let text: String
             switch outcome {
             case .failed(let reason, let retryAfter):
                 text = "failed: \(reason)"
                 if let next = health.nextRetry, next > nextDue { nextDue = next }
                 if let retryAfter, let host = entry.fetchHost {
-                    try await queue.holdHost(host, until: ended.addingTimeInterval(Self.seconds(retryAfter)))
+                    try await queue.holdHost(host, until: ended.addingTimeInterval(retryAfter.timeInterval))
                 }
                 // A single failure is retried sooner than the interval: in a minute, or at the policy's retry.
                 if health.consecutiveFailures == 1, retryAfter == nil {
@@ -189,8 +218,4 @@ public struct FleetWorker: Sendable {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 }
