@@ -70,7 +70,9 @@ public enum TributaryMain {
             StandardError.write("tributary: \(validation.message)")
             return CLIExit.usage.rawValue
         }
-        if error is CleanExit { return report(error) }
+        // `--help` and `--version` reach here too: `parseAsRoot` returns a help command whose run throws the
+        // parser's "help requested", which is not a `CleanExit` but exits with success.
+        if error is CleanExit || TributaryCommand.exitCode(for: error) == .success { return report(error) }
         StandardError.write("tributary: \(TributaryCommand.message(for: error))")
         return CLIExit.sourceFailed.rawValue
     }

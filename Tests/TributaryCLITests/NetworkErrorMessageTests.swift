@@ -123,6 +123,24 @@ import Musl
         #expect(result.standardError.contains("USAGE: tributary <subcommand>"))
     }
 
+    /// Asking for help is not an error: the help goes to standard output and the exit code is 0, for the root
+    /// command, a subcommand (`parse --help`, `-h`) and the `help` command alike.
+    @Test(arguments: [["--help"], ["-h"], ["parse", "--help"], ["worker", "-h"], ["help", "digest"]])
+    func helpPrintsOnStandardOutputAndExits0(arguments: [String]) throws {
+        let result = try TributaryProcess.run(arguments, in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("OVERVIEW: "), "\(result.standardOutput.prefix(200))")
+        #expect(result.standardOutput.contains("USAGE: tributary"))
+    }
+
+    @Test func versionPrintsOnStandardOutputAndExits0() throws {
+        let result = try TributaryProcess.run(["--version"], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        #expect(result.standardOutput.split(separator: ".").count == 3, "\(result.standardOutput)")
+    }
+
     @Test func aRuntimeErrorIsNotFollowedByUsage() throws {
         let workspace = try Workspace()
         try workspace.write("feeds.json", #"{ "sources": [] }"#)
