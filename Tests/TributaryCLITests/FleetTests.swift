@@ -237,8 +237,6 @@ struct FleetTests {
         let records = (0..<Self.hosts).map { _ in HostRecord() }
         let total = Self.hosts * Self.feedsPerHost
         let directory = try #require(Self.serverDirectory)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh")
         try await StoreUnderTest.with(.postgres) { store in
             try await Self.withHosts(delay: .milliseconds(100), records) { ports in
                 let workspace = try Workspace()
@@ -260,7 +258,7 @@ struct FleetTests {
                 )
                 // Restarted mid-run: some fetched, not all.
                 #expect((before ?? 0) >= 60 && (before ?? 0) < total, "\(before ?? 0) fetched before the restart")
-                #expect(Self.spawnAndWait("/bin/bash", [script.path, "restart", directory]) == 0)
+                #expect(Self.spawnAndWait("/bin/bash", [Self.postgresScript.path, "restart", directory]) == 0)
                 let fetched = try await Self.waitFor(
                     "SELECT count(DISTINCT source)::int FROM fleet_fetch",
                     database: store.databaseName,
@@ -280,6 +278,52 @@ struct FleetTests {
                 #expect(items == total * 2)
             }
         }
+    }
+
+    /// The test cluster's script, scripts/postgres.sh.
+    static let postgresScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh")
+
+    /// A worker waiting for a server that has gone (stopped, not restarting) still drains on SIGTERM: it stops
+    /// waiting for a connection and exits 0 at once, instead of hanging until a second signal. On a cluster of
+    /// its own, started and stopped here, so that the shared test server stays up.
+    @Test(.enabled(if: serverDirectory != nil, "needs the test cluster's tools (scripts/check.sh)"))
+    func anIdleWorkerDrainsOnSIGTERMWhileItsServerIsDown() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tributary-pg-\(UUID().uuidString.prefix(8))")
+        #expect(Self.spawnAndWait("/bin/bash", [Self.postgresScript.path, "start", directory.path]) == 0)
+        defer { _ = Self.spawnAndWait("/bin/bash", [Self.postgresScript.path, "stop", directory.path]) }
+        let port = try String(contentsOf: directory.appendingPathComponent("port"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let location = "postgres://tributary@127.0.0.1:\(port)/postgres"
+        let workspace = try Workspace()
+        // Nothing listens on port 1: the source fails at once and is not due again for a minute.
+        try workspace.write(
+            "feeds.json",
+            #"{ "sources": [{ "id": "a", "kind": "rss", "url": "http://127.0.0.1:1/" }] }"#
+        )
+        let sync = try TributaryProcess.run(["sync", "--store", location], in: workspace.url)
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let worker = try RunningTributary(
+            ["worker", "--store", location, "--poll", "100ms", "--verbose"],
+            in: workspace.url,
+            name: "worker"
+        )
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while !worker.standardError.contains("fetched"), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(worker.standardError.contains("fetched"), "\(worker.standardError)")
+        // The server stops for good; the worker's next look at the queue waits for a connection.
+        let stopped = Self.spawnAndWait("/bin/bash", [Self.postgresScript.path, "halt", directory.path])
+        #expect(stopped == 0)
+        try await Task.sleep(for: .milliseconds(500))
+        let signalled = clock.now
+        worker.send(SIGTERM)
+        let status = try await worker.wait(upTo: .seconds(20))
+        #expect(status == 0, "\(worker.standardError)")
+        #expect(clock.now - signalled < .seconds(10), "took \(clock.now - signalled) to drain")
     }
 
     @Test func aHostsRetryAfterHoldsItForTheWholeFleet() async throws {

@@ -59,7 +59,9 @@ public struct FleetWorker: Sendable {
         await withDiscardingTaskGroup { group in
             while !draining() {
                 do {
-                    if let current = try await queue.fleetConfiguration(), current.version != loaded?.version {
+                    guard let stored = try await Self.unlessDraining(draining, { try await queue.fleetConfiguration() })
+                    else { break }
+                    if let current = stored, current.version != loaded?.version {
                         let configuration = try ConfigurationLoader.load(
                             data: Data(current.text.utf8),
                             file: URL(fileURLWithPath: current.file),
@@ -80,13 +82,19 @@ public struct FleetWorker: Sendable {
                     let free = concurrency - inFlight.value
                     var claimed: [SourceID] = []
                     if free > 0 {
-                        claimed = try await queue.claim(
-                            limit: free,
-                            worker: name,
-                            now: now(),
-                            lease: list.lease,
-                            maxPerHost: list.configuration.maxConnectionsPerHost
-                        )
+                        let (worker, lease, perHost) = (name, list.lease, list.configuration.maxConnectionsPerHost)
+                        let at = now()
+                        // A claim that committed as the drain began still comes back: its sources are fetched.
+                        claimed =
+                            try await Self.unlessDraining(draining) {
+                                try await queue.claim(
+                                    limit: free,
+                                    worker: worker,
+                                    now: at,
+                                    lease: lease,
+                                    maxPerHost: perHost
+                                )
+                            } ?? []
                     }
                     for id in claimed {
                         inFlight.withLock { $0 += 1 }
@@ -104,6 +112,31 @@ public struct FleetWorker: Sendable {
                 }
             }
             logger.info("draining: finishing what this worker claimed", metadata: ["inFlight": "\(inFlight.value)"])
+        }
+    }
+
+    /// Runs a call to the store unless the worker is told to drain first. A store that cannot be reached (its
+    /// server stopped) keeps a call waiting for a connection until it comes back; a draining worker must not
+    /// wait for it. Returns `nil` when the drain came first and the call was cancelled; when the call finished
+    /// anyway (a claim that committed), its result.
+    static func unlessDraining<T: Sendable>(
+        _ draining: @escaping @Sendable () -> Bool,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                while !draining() { try await Task.sleep(for: .milliseconds(50)) }
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            if let first { return first }
+            do {
+                return try await group.next() ?? nil
+            } catch {
+                return nil
+            }
         }
     }
 
