@@ -122,18 +122,17 @@ public actor PostgresStore: StateStore {
                 existing[id] = (json, firstSeen)
             }
             var changes = StoreChanges()
+            // One INSERT and one UPDATE per batch (arrays unnested by the server), not a statement per item.
+            var inserts: (ids: [String], json: [String]) = ([], [])
+            var updates: [String: String] = [:]
+            var updateOrder: [String] = []
             for item in items {
                 if let (oldJSON, firstSeenSeconds) = existing[item.id] {
                     let firstSeen = Date(timeIntervalSince1970: firstSeenSeconds)
                     let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
                     let json = StoredItem.storedJSON(stamped)
-                    try await connection.query(
-                        """
-                        UPDATE item SET json = \(json), last_seen = \(seen), last_run = \(run)
-                        WHERE source = \(source.rawValue) AND id = \(item.id)
-                        """,
-                        logger: logger
-                    )
+                    // The same id twice in a batch: the last one is what is stored, as when saved one by one.
+                    if updates.updateValue(json, forKey: item.id) == nil { updateOrder.append(item.id) }
                     existing[item.id] = (json, firstSeenSeconds)
                     let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
                     if json == oldJSON {
@@ -144,18 +143,36 @@ public actor PostgresStore: StateStore {
                 } else {
                     let stamped = StoredItem.stamped(item, firstSeen: date)
                     let json = StoredItem.storedJSON(stamped)
-                    try await connection.query(
-                        """
-                        INSERT INTO item (source, id, json, first_seen, last_seen, last_run)
-                        VALUES (\(source.rawValue), \(item.id), \(json), \(seen), \(seen), \(run))
-                        """,
-                        logger: logger
-                    )
+                    inserts.ids.append(item.id)
+                    inserts.json.append(json)
                     existing[item.id] = (json, seen)
                     changes.inserted.append(
                         StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
                     )
                 }
+            }
+            if !inserts.ids.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO item (source, id, json, first_seen, last_seen, last_run)
+                    SELECT \(source.rawValue), batch.id, batch.json, \(seen), \(seen), \(run)
+                    FROM unnest(\(inserts.ids)::text[], \(inserts.json)::text[]) WITH ORDINALITY
+                        AS batch(id, json, position)
+                    ORDER BY batch.position
+                    """,
+                    logger: logger
+                )
+            }
+            if !updateOrder.isEmpty {
+                let json = updateOrder.map { updates[$0] ?? "" }
+                try await connection.query(
+                    """
+                    UPDATE item SET json = batch.json, last_seen = \(seen), last_run = \(run)
+                    FROM unnest(\(updateOrder)::text[], \(json)::text[]) AS batch(id, json)
+                    WHERE item.source = \(source.rawValue) AND item.id = batch.id
+                    """,
+                    logger: logger
+                )
             }
             return changes
         }
@@ -265,7 +282,10 @@ public actor PostgresStore: StateStore {
             )
             if outcome == .succeeded {
                 try await connection.query(
-                    "UPDATE item SET is_current = (last_run = \(run)) WHERE source = \(source.rawValue)",
+                    """
+                    UPDATE item SET is_current = (last_run = \(run))
+                    WHERE source = \(source.rawValue) AND is_current <> (last_run = \(run))
+                    """,
                     logger: logger
                 )
             }

@@ -42,6 +42,36 @@ import TributaryCore
         }
     }
 
+    /// A batch is written as a whole (PostgreSQL: one statement for the new items, one for the known): an id
+    /// given twice is stored once, as its last version, and a large batch keeps its order.
+    @Test(arguments: StoreKind.available)
+    func anIdRepeatedInOneBatchIsStoredOnceAsItsLastVersionAndOrderIsKept(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let store = try await place.open()
+            let first = try await store.save(
+                [Self.item("a", title: "One"), Self.item("b"), Self.item("a", title: "Two"), Self.item("a")],
+                from: "news",
+                at: Self.t0
+            )
+            #expect(first.inserted.map(\.item.id) == ["a", "b"])
+            var all = try await store.items()
+            #expect(all.map(\.item.id) == ["a", "b"])
+            #expect(all[0].item.title == "Title a")
+            _ = try await store.save(
+                [Self.item("b", title: "X"), Self.item("b", title: "Y")],
+                from: "news",
+                at: Self.t0.addingTimeInterval(60)
+            )
+            all = try await store.items()
+            #expect(all.map(\.item.title) == ["Title a", "Y b"])
+            #expect(all[1].lastSeen == Self.t0.addingTimeInterval(60))
+            let many = (0..<500).map { Self.item("n\($0)") }
+            _ = try await store.save(many, from: "bulk", at: Self.t0)
+            #expect(try await store.items().filter { $0.sourceID == "bulk" }.map(\.item.id) == many.map(\.id))
+            try await store.close()
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func itemsCheckpointsHealthAndDigestsOutliveTheStoreValue(_ kind: StoreKind) async throws {
         try await StoreUnderTest.with(kind) { place in
