@@ -92,9 +92,12 @@ extension PostgresStore: FleetQueue {
         }
     }
 
-    public func fleetConfiguration() async throws -> FleetConfiguration? {
+    public func fleetConfiguration(changedSince version: Int64?) async throws -> FleetConfiguration? {
         try await read { connection, logger in
-            let rows = try await connection.query("SELECT feeds_json, file, version FROM fleet_config", logger: logger)
+            let rows = try await connection.query(
+                "SELECT feeds_json, file, version FROM fleet_config WHERE version IS DISTINCT FROM \(version)",
+                logger: logger
+            )
             for try await (text, file, version) in rows.decode((String, String, Int64).self) {
                 return FleetConfiguration(text: text, file: file, version: version)
             }

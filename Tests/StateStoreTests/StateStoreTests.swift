@@ -1,4 +1,5 @@
 import Foundation
+import JSONFileAdapter
 import PostgresStore
 import TestSupport
 import Testing
@@ -262,6 +263,39 @@ import TributaryCore
                 database: place.databaseName
             )
             #expect(unknown == 1)
+        }
+    }
+
+    /// Workers look at the feed list before every claim: they get it back only when a sync changed it.
+    @Test(.enabled(if: StoreKind.available.contains(.postgres), "needs the PostgreSQL test server"))
+    func theFeedListComesBackOnlyWhenASyncChangedIt() async throws {
+        try await StoreUnderTest.with(.postgres) { place in
+            let store = try #require(try await place.open() as? PostgresStore)
+            #expect(try await store.fleetConfiguration(changedSince: nil) == nil)
+            func list(_ ids: [String]) throws -> (FeedsConfiguration, String) {
+                let sources = ids.map { #"{ "id": "\#($0)", "kind": "json-file", "path": "\#($0).json" }"# }
+                let text = #"{ "sources": [\#(sources.joined(separator: ","))] }"#
+                let configuration = try ConfigurationLoader.load(
+                    data: Data(text.utf8),
+                    file: URL(fileURLWithPath: "/srv/feeds.json"),
+                    registry: SourceRegistry([JSONFileSource.self])
+                )
+                return (configuration, text)
+            }
+            let (first, firstText) = try list(["a", "b"])
+            _ = try await store.sync(first, text: firstText, file: "/srv/feeds.json", at: Self.t0)
+            let loaded = try #require(try await store.fleetConfiguration(changedSince: nil))
+            #expect(loaded.text == firstText)
+            #expect(try await store.fleetConfiguration(changedSince: loaded.version) == nil)
+            // The same list again changes nothing; another list is a new version.
+            _ = try await store.sync(first, text: firstText, file: "/srv/feeds.json", at: Self.t0)
+            #expect(try await store.fleetConfiguration(changedSince: loaded.version) == nil)
+            let (second, secondText) = try list(["a", "b", "c"])
+            _ = try await store.sync(second, text: secondText, file: "/srv/feeds.json", at: Self.t0)
+            let changed = try #require(try await store.fleetConfiguration(changedSince: loaded.version))
+            #expect(changed.version > loaded.version)
+            #expect(changed.text == secondText)
+            try await store.close()
         }
     }
 

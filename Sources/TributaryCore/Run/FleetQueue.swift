@@ -6,8 +6,9 @@ public import Foundation
 /// expire, and another worker takes its sources.
 public protocol FleetQueue: Sendable {
     /// The feed list as `sync` stored it: feeds.json's text, the path it was read from (relative paths resolve
-    /// against its directory) and a version that changes with every sync that changed it; `nil` before the first.
-    func fleetConfiguration() async throws -> FleetConfiguration?
+    /// against its directory) and a version that changes with every sync that changed it; `nil` before the first
+    /// sync, and when its version is still `version` (workers look often; the list is large and rarely changes).
+    func fleetConfiguration(changedSince version: Int64?) async throws -> FleetConfiguration?
 
     /// Claims up to `limit` enabled sources that are due at `now`, for `worker`, each under a lease until
     /// `now + lease`; never more than `maxPerHost` leases at once on one host (across the fleet) and nothing on a

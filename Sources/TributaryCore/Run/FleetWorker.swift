@@ -59,9 +59,16 @@ public struct FleetWorker: Sendable {
         await withDiscardingTaskGroup { group in
             while !draining() {
                 do {
-                    guard let stored = try await Self.unlessDraining(draining, { try await queue.fleetConfiguration() })
+                    let known = loaded?.version
+                    guard
+                        let stored = try await Self.unlessDraining(
+                            draining,
+                            {
+                                try await queue.fleetConfiguration(changedSince: known)
+                            }
+                        )
                     else { break }
-                    if let current = stored, current.version != loaded?.version {
+                    if let current = stored {
                         let configuration = try ConfigurationLoader.load(
                             data: Data(current.text.utf8),
                             file: URL(fileURLWithPath: current.file),
