@@ -11,6 +11,9 @@ enum ElementKind: UInt8 {
     // RSS (no namespace, or the RSS 0.90 / 1.0 namespaces).
     case channel, item, title, link, description, guid, pubDate, author, category, enclosure, source, language
     case generator, lastBuildDate, image, url, managingEditor, textInput, comments
+    /// RSS channel elements for aggregators: `ttl`, `docs`, `cloud`; `width`, `height` (of the image) and `name`
+    /// (of the text input).
+    case ttl, docs, cloud, width, height, name
     /// `fullitem` (escaped HTML, as `content:encoded`) and `body` or `xhtml:body` (inline XHTML): an item's content.
     case fullitem, xhtmlBody
     /// RSS `copyright`, `dc:rights`, Atom `rights` (1.0) and `copyright` (0.3).
@@ -19,6 +22,8 @@ enum ElementKind: UInt8 {
     case atomEntry, atomTitle, atomLink, atomContent, atomSummary, atomID, atomUpdated, atomPublished, atomAuthor
     case atomContributor, atomName, atomEmail, atomURI, atomCategory, atomSubtitle, atomGenerator, atomLogo, atomIcon
     case atomSource
+    /// Atom 0.3 `info`: what the feed (the format) is, for a person who opens it.
+    case atomInfo
     // Modules.
     case contentEncoded, dcCreator, dcDate, dcSubject, dcLanguage, dcTitle, dcDescription
     case mediaContent, mediaThumbnail, mediaGroup, mediaTitle, mediaDescription
@@ -150,6 +155,12 @@ enum ElementKind: UInt8 {
         case "webmaster": .webMaster
         case "textinput": .textInput
         case "comments": .comments
+        case "ttl": .ttl
+        case "docs": .docs
+        case "cloud": .cloud
+        case "width": .width
+        case "height": .height
+        case "name": .name
         case "fullitem": .fullitem
         case "copyright": .rights
         case "body": .xhtmlBody
@@ -179,6 +190,7 @@ enum ElementKind: UInt8 {
         case "logo": .atomLogo
         case "icon": .atomIcon
         case "source": .atomSource
+        case "info": .atomInfo
         case "rights", "copyright": .rights
         default: nil
         }

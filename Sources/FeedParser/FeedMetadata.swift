@@ -77,8 +77,48 @@ public struct FeedMetadata: Sendable, Equatable {
     /// RSS `pubDate` of the channel (`_tributary.published`; ``updated`` falls back to it).
     public var published: Date?
 
+    /// What an RSS channel tells aggregators and old clients, and Atom 0.3's `info` (``Extras``).
+    public var extras: Extras
+
     /// iTunes podcast flags as written (one home: ``TributaryExtension/ITunes``, which items carry too).
     public typealias ITunes = TributaryExtension.ITunes
+
+    /// What an RSS channel tells aggregators and old clients, and Atom 0.3's `info`, as written: JSON Feed has no
+    /// member for any of it. `parse` writes it in `_tributary` as `ttl`, `docs`, `cloud`, `text_input`, `image`
+    /// (the image's details; its URL is JSON Feed's `icon`), `info` and `info_html`.
+    public struct Extras: Sendable, Equatable {
+        /// `ttl`: how many minutes the channel may be cached.
+        public var ttl: Int?
+        /// `docs`: the URL of the format's documentation.
+        public var docs: String?
+        /// `cloud`'s attributes as written (`domain`, `port`, `path`, `registerProcedure`, `protocol`).
+        public var cloud: [String: String]
+        /// `textInput`'s `title`, `description`, `name` and `link`.
+        public var textInput: [String: String]
+        /// The channel image's `title`, `link`, `description`, `width` and `height`.
+        public var image: [String: String]
+        /// Atom 0.3 `info`, plain text, and as sanitized HTML when it holds markup.
+        public var info: String?
+        public var infoHTML: String?
+
+        public init(
+            ttl: Int? = nil,
+            docs: String? = nil,
+            cloud: [String: String] = [:],
+            textInput: [String: String] = [:],
+            image: [String: String] = [:],
+            info: String? = nil,
+            infoHTML: String? = nil
+        ) {
+            self.ttl = ttl
+            self.docs = docs
+            self.cloud = cloud
+            self.textInput = textInput
+            self.image = image
+            self.info = info
+            self.infoHTML = infoHTML
+        }
+    }
 
     /// Creates metadata for a feed of a format.
     public init(
@@ -105,8 +145,10 @@ public struct FeedMetadata: Sendable, Equatable {
         itunes: ITunes = ITunes(),
         publisher: FeedItem.Author? = nil,
         favicon: String? = nil,
-        published: Date? = nil
+        published: Date? = nil,
+        extras: Extras = Extras()
     ) {
+        self.extras = extras
         self.favicon = favicon
         self.published = published
         self.itunes = itunes
@@ -139,7 +181,8 @@ public struct FeedMetadata: Sendable, Equatable {
     /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
     /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`), `encoding`,
     /// `links` (shaped as an item's `_tributary.links`), and `description_html` and `rights_html` (sanitized HTML,
-    /// when the feed wrote them with markup), `itunes_block`, `itunes_explicit`, `publisher` and `published` (the RSS channel's `pubDate`).
+    /// when the feed wrote them with markup), `itunes_block`, `itunes_explicit`, `publisher` and `published` (the RSS
+    /// channel's `pubDate`), and the ``Extras``.
     public func makeJSONFeed(items: [FeedItem] = []) -> JSONFeed {
         var tributary: [String: JSONValue] = ["format": .string(format.rawValue)]
         if let id { tributary["id"] = .string(id) }
@@ -168,6 +211,20 @@ public struct FeedMetadata: Sendable, Equatable {
                 }
             )
         }
+        if let ttl = extras.ttl { tributary["ttl"] = .number(Double(ttl)) }
+        if let docs = extras.docs { tributary["docs"] = .string(docs) }
+        for (key, fields) in [("cloud", extras.cloud), ("text_input", extras.textInput), ("image", extras.image)]
+        where !fields.isEmpty {
+            var object: [String: JSONValue] = [:]
+            for (name, value) in fields {
+                // An image's width and height are numbers of pixels.
+                let pixels = key == "image" && (name == "width" || name == "height") ? Int(value) : nil
+                object[name] = pixels.map { .number(Double($0)) } ?? .string(value)
+            }
+            tributary[key] = .object(object)
+        }
+        if let info = extras.info { tributary["info"] = .string(info) }
+        if let infoHTML = extras.infoHTML { tributary["info_html"] = .string(infoHTML) }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
         if !contributors.isEmpty {
             tributary["contributors"] = .array(contributors.map(Self.person))

@@ -6,7 +6,7 @@ import TributaryCore
 extension FeedSAXHandler {
     func textType(_ kind: ElementKind, _ attributes: Attributes) -> TextType {
         switch kind {
-        case .atomTitle, .atomContent, .atomSummary, .atomSubtitle, .rights:
+        case .atomTitle, .atomContent, .atomSummary, .atomSubtitle, .rights, .atomInfo:
             if let mode = attributes.value("mode") {  // Atom 0.3
                 if mode == "escaped" { return .html }
                 if mode == "xml" { return .xhtml }
@@ -107,7 +107,26 @@ extension FeedSAXHandler {
             finishOriginField(kind)
         case .channelImage:
             let value = trimmedText()
-            if !value.isEmpty, channelImage == nil { channelImage = resolve(value, baseCount: captureBaseCount) }
+            guard !value.isEmpty else { return }
+            switch kind {
+            case .url:
+                if channelImage == nil { channelImage = resolve(value, baseCount: captureBaseCount) }
+            case .link:
+                channelExtras.image["link"] = resolve(value, baseCount: captureBaseCount)
+            case .width, .height:
+                channelExtras.image[kind == .width ? "width" : "height"] = value
+            default:
+                channelExtras.image[kind == .title ? "title" : "description"] = FeedText.plainText(text.bytes)
+            }
+        case .textInput:
+            let value = trimmedText()
+            guard !value.isEmpty else { return }
+            switch kind {
+            case .link: channelExtras.textInput["link"] = resolve(value, baseCount: captureBaseCount)
+            case .name: channelExtras.textInput["name"] = value
+            case .title: channelExtras.textInput["title"] = FeedText.plainText(text.bytes)
+            default: channelExtras.textInput["description"] = FeedText.plainText(text.bytes)
+            }
         }
     }
 

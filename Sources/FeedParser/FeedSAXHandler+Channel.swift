@@ -25,6 +25,22 @@ extension FeedSAXHandler {
             itemDepth = depth
             item.language = currentLanguage
             if kind == .item { readRDFAbout(attributes) }
+        case .url where parent == .image, .title where parent == .image, .link where parent == .image,
+            .description where parent == .image, .width where parent == .image, .height where parent == .image:
+            beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
+        case .title where parent == .textInput, .description where parent == .textInput,
+            .name where parent == .textInput, .link where parent == .textInput:
+            beginCapture(kind, scope: .textInput, depth: depth, type: .text)
+        case .cloud where inChannel:
+            let names: [(StaticString, String)] = [
+                ("domain", "domain"), ("port", "port"), ("path", "path"),
+                ("registerProcedure", "registerProcedure"), ("protocol", "protocol"),
+            ]
+            for (attribute, name) in names {
+                if let value = Self.nonBlank(attributes.value(attribute)) { channelExtras.cloud[name] = value }
+            }
+        case .ttl where inChannel, .docs where inChannel, .atomInfo where inChannel:
+            beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .atomSubtitle, .language, .dcLanguage,
             .generator, .atomGenerator, .lastBuildDate, .pubDate, .dcDate, .atomUpdated, .managingEditor, .dcCreator,
             .atomLogo, .atomIcon, .author, .itunesAuthor, .rights, .itunesSummary, .itunesSubtitle, .atomID, .category,
@@ -49,8 +65,6 @@ extension FeedSAXHandler {
         case .itunesCategory where inChannel || parent == .itunesCategory:
             // Nested categories (`Technology` > `Gadgets`) are each a tag, as feedparser reads them.
             if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &channelTags) }
-        case .url where parent == .image:
-            beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
         case .atomLink where inChannel:
             let rel = attributes.value("rel") ?? "alternate"
             guard let href = attributes.value("href") ?? attributes.value("url") else { return }
@@ -95,6 +109,16 @@ extension FeedSAXHandler {
             if channelRights == nil {
                 channelRights = plainTitle()
                 channelRightsHTML = markupKept()
+            }
+        case .ttl:
+            if let minutes = Int(trimmedText()), minutes >= 0 { channelExtras.ttl = minutes }
+        case .docs:
+            let value = trimmedText()
+            if !value.isEmpty { channelExtras.docs = resolve(value, baseCount: captureBaseCount) }
+        case .atomInfo:
+            if channelExtras.info == nil {
+                channelExtras.info = plainTitle()
+                channelExtras.infoHTML = markupKept()
             }
         case .itunesSubtitle:
             if channelITunesSubtitle == nil { channelITunesSubtitle = FeedText.plainText(text.bytes) }

@@ -22,7 +22,7 @@ final class FeedSAXHandler {
 
     /// Whose field a captured element fills.
     enum Scope {
-        case item, channel, author, origin, channelImage
+        case item, channel, author, origin, channelImage, textInput
     }
 
     struct Frame {
@@ -60,6 +60,9 @@ final class FeedSAXHandler {
     var channelITunes = FeedMetadata.ITunes()
     /// RSS `webMaster`, `dc:publisher` or the iTunes `owner`.
     var channelPublisher: FeedItem.Author?
+
+    /// The channel's `ttl`, `docs`, `cloud`, `textInput`, image details and Atom 0.3 `info`.
+    var channelExtras = FeedMetadata.Extras()
 
     /// The Atom feed's `link`s as written (``FeedMetadata/links``).
     var channelLinks: [TributaryExtension.Link] = []
@@ -211,11 +214,13 @@ final class FeedSAXHandler {
             encoding: documentEncoding,
             links: channelLinks.filter { FeedItem.isSafeLink($0.url) },
             descriptionHTML: channelDescription == nil ? nil : channelDescriptionHTML,
-            rightsHTML: channelRights.flatMap { $0.isEmpty ? nil : channelRightsHTML },
+            // Rights that are only markup (an image) are kept as HTML, with no plain text.
+            rightsHTML: channelRights == nil ? nil : channelRightsHTML,
             itunes: channelITunes,
             publisher: channelPublisher,
             favicon: channelFavicon.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
-            published: channelPublished
+            published: channelPublished,
+            extras: channelExtras
         )
     }
 

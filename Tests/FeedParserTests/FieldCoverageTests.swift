@@ -34,6 +34,85 @@ import TributaryCore
         #expect(result.items.first?.authors == [FeedItem.Author(name: "Mo Ewe", email: "me@example.com")])
     }
 
+    /// What an RSS channel tells aggregators (ttl, docs, cloud, textInput, the image's details), as feedparser and
+    /// gofeed read it; relative links resolve against the feed's base.
+    @Test func channelTTLDocsCloudTextInputAndImageDetails() throws {
+        let result = try FixtureSupport.parse(
+            Array(
+                """
+                <rss version="2.0" xml:base="https://example.org/feed.xml"><channel><title>T</title><link>https://example.org/</link>
+                <ttl> 60 </ttl><docs>https://www.rssboard.org/rss-specification</docs>
+                <cloud domain="rpc.sys.com" port="80" path="/RPC2" registerProcedure="pingMe" protocol="soap"/>
+                <image><url>logo.png</url><title>Logo</title><link>/home</link><width>88</width><height>31</height>
+                <description>The &lt;b&gt;logo&lt;/b&gt;</description></image>
+                <textInput><title>Search</title><description>Search the site</description><name>q</name>
+                <link>https://example.org/search</link></textInput>
+                <item><title>i</title><link>https://example.org/1</link></item>
+                </channel></rss>
+                """.utf8
+            )
+        )
+        let metadata = try #require(result.metadata)
+        #expect(metadata.image == "https://example.org/logo.png")
+        #expect(
+            metadata.extras
+                == FeedMetadata.Extras(
+                    ttl: 60,
+                    docs: "https://www.rssboard.org/rss-specification",
+                    cloud: [
+                        "domain": "rpc.sys.com", "port": "80", "path": "/RPC2", "registerProcedure": "pingMe",
+                        "protocol": "soap",
+                    ],
+                    textInput: [
+                        "title": "Search", "description": "Search the site", "name": "q",
+                        "link": "https://example.org/search",
+                    ],
+                    image: [
+                        "title": "Logo", "link": "https://example.org/home", "width": "88", "height": "31",
+                        "description": "The logo",
+                    ]
+                )
+        )
+        // The channel's own title, link and description are not the image's or the text input's.
+        #expect(metadata.title == "T")
+        #expect(metadata.link == "https://example.org/")
+        #expect(metadata.description == nil)
+        let json = try #require(metadata.makeJSONFeed().extensions["_tributary"])
+        guard case .object(let tributary) = json else { Issue.record("no _tributary object"); return }
+        #expect(tributary["ttl"] == .number(60))
+        guard case .object(let image)? = tributary["image"] else { Issue.record("no image"); return }
+        #expect(image["width"] == .number(88))
+        #expect(image["title"] == .string("Logo"))
+        guard case .object(let cloud)? = tributary["cloud"] else { Issue.record("no cloud"); return }
+        #expect(cloud["port"] == .string("80"))
+    }
+
+    /// Atom 0.3's `info` is kept, as text and (when it holds markup) as sanitized HTML; rights that are only
+    /// markup (an image) keep their HTML instead of vanishing with their empty plain text.
+    @Test func atom03InfoAndMarkupOnlyRightsAreKept() throws {
+        // The default options: what `parse` and the adapters use, with the sanitizer.
+        let result = try FixtureSupport.parse(
+            Array(
+                """
+                <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>A</title>
+                <info type="application/xhtml+xml" mode="xml"><div xmlns="http://www.w3.org/1999/xhtml">Example <b>Atom</b></div></info>
+                <copyright type="text/html" mode="escaped">&lt;img src="https://example.org/c.png" onload="alert(1)" /&gt;</copyright>
+                </feed>
+                """.utf8
+            ),
+            options: FeedParserOptions(sourceID: "s")
+        )
+        let metadata = try #require(result.metadata)
+        #expect(metadata.extras.info == "Example Atom")
+        #expect(metadata.extras.infoHTML == "<div>Example <b>Atom</b></div>")
+        #expect(metadata.rights == nil)
+        #expect(metadata.rightsHTML == #"<img src="https://example.org/c.png" />"#)
+        let plain = try parse(
+            #"<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>A</title><info>Plain words</info></feed>"#
+        )
+        #expect(plain.metadata?.extras == FeedMetadata.Extras(info: "Plain words"))
+    }
+
     @Test func mediaTitleIsTheTitleOfAnItemWithoutOne() throws {
         let result = try parse(
             """

@@ -334,6 +334,27 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
     elif extension.get("rights"):
         feed["rights"] = extension["rights"]
         feed["rights_detail"] = _detail(extension["rights"], "text/plain", language)
+    # Atom 0.3 `info`, and what an RSS channel tells aggregators (`_tributary` ttl, docs, cloud, text_input and the
+    # image's details), with feedparser's key names.
+    if extension.get("info_html"):
+        feed["info"] = extension["info_html"]
+        feed["info_detail"] = _detail(extension["info_html"], "text/html", language)
+    elif extension.get("info") is not None:
+        feed["info"] = extension["info"]
+        feed["info_detail"] = _detail(extension["info"], "text/plain", language)
+    if extension.get("ttl") is not None:
+        feed["ttl"] = str(int(extension["ttl"]))
+    if extension.get("docs"):
+        feed["docs"] = extension["docs"]
+    if extension.get("cloud"):
+        feed["cloud"] = FeedParserDict({k.lower(): v for k, v in extension["cloud"].items()})
+    if extension.get("text_input"):
+        feed["textinput"] = FeedParserDict(extension["text_input"])
+    if extension.get("image"):
+        image = feed.get("image") or FeedParserDict()
+        for key, value in extension["image"].items():
+            image[key] = int(value) if key in ("width", "height") else value
+        feed["image"] = image
     return feed
 
 
@@ -625,6 +646,10 @@ class ParseOptions:
             [binary, "parse", "--help"], capture_output=True, text=True, timeout=60
         ).stdout
         flags = set(re.findall(r"(--[a-z][a-z0-9-]*)", text))
+        if "--base-url" not in flags:
+            # Every parse has had --base-url: no options means the help went elsewhere (or parse is broken), and
+            # every HTTP case would fail for a reason that is not the parser's.
+            raise SystemExit(f"{binary} parse --help printed no --base-url on standard output; is it a tributary?")
 
         def first(*names: str) -> str | None:
             return next((name for name in names if name in flags), None)
