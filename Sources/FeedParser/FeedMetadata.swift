@@ -9,9 +9,14 @@ public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
     case rss091 = "rss-0.91"
     /// RSS 0.92 (`<rss version="0.92">`).
     case rss092 = "rss-0.92"
+    /// RSS 0.93 and 0.94 (`<rss version="0.93">`, `"0.94"`), drafts between 0.92 and 2.0 that feeds still declare.
+    case rss093 = "rss-0.93"
+    case rss094 = "rss-0.94"
+    /// An `<rss>` root that gives no version.
+    case rss = "rss"
     /// RSS 1.0, an RDF document.
     case rss10 = "rss-1.0"
-    /// RSS 2.0, and any other `<rss>` version.
+    /// RSS 2.0, and any other `<rss>` version that is given.
     case rss20 = "rss-2.0"
     /// Atom 0.3 (`http://purl.org/atom/ns#`).
     case atom03 = "atom-0.3"

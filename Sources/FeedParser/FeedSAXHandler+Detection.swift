@@ -46,6 +46,9 @@ extension FeedSAXHandler {
             case "0.91": format = .rss091
             case "0.92": format = .rss092
             case "0.90", "0.9": format = .rss090
+            case "0.93": format = .rss093
+            case "0.94": format = .rss094
+            case nil, "": format = .rss
             default: format = .rss20
             }
         case .rdf:

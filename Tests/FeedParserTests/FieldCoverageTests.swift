@@ -113,6 +113,17 @@ import TributaryCore
         #expect(plain.metadata?.extras == FeedMetadata.Extras(info: "Plain words"))
     }
 
+    /// The RSS version a feed declares, as feedparser names it; a root without one says so.
+    @Test(arguments: [
+        ("0.91" as String?, FeedFormat.rss091), ("0.92", .rss092), ("0.93", .rss093), ("0.94", .rss094),
+        ("2.0", .rss20), ("2.01", .rss20), (nil, .rss), ("", .rss),
+    ])
+    func rssVersions(version: String?, format: FeedFormat) throws {
+        let attribute = version.map { #" version="\#($0)""# } ?? ""
+        let result = try parse("<rss\(attribute)><channel><title>T</title></channel></rss>")
+        #expect(result.metadata?.format == format)
+    }
+
     @Test func mediaTitleIsTheTitleOfAnItemWithoutOne() throws {
         let result = try parse(
             """
