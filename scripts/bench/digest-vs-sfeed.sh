@@ -14,6 +14,8 @@
 # Needs nginx, sfeed and curl (`apt-get install nginx sfeed curl`); the default binary is the release build the
 # README installs (`swift build -c release --static-swift-stdlib`).
 set -euo pipefail
+# shellcheck source=scripts/bench/loopback.sh
+source "$(dirname "$0")/loopback.sh"
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 rounds=5
@@ -37,7 +39,6 @@ for tool in nginx sfeed_update sfeed_html curl; do
         exit 2
     }
 done
-nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 hosts=40
 port=18480
 
@@ -49,49 +50,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$work/www" "$work/logs"
-python3 - "$work/www" "$feeds" "$items" <<'PY'
-import sys, pathlib
-from email.utils import formatdate
-out, feeds, items = pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-for f in range(feeds):
-    parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Feed {f}</title>'
-             f'<link>https://feed{f}.example/</link><description>Generated feed {f}</description>']
-    for i in range(items):
-        date = formatdate(1_763_000_000 - (f * items + i) * 60, usegmt=True)
-        parts.append(f'<item><title>Feed {f} item {i}: a headline of a usual length</title>'
-                     f'<link>https://feed{f}.example/posts/{i}</link><guid>https://feed{f}.example/posts/{i}</guid>'
-                     f'<pubDate>{date}</pubDate><description>&lt;p&gt;Summary of item {i} in feed {f}, with '
-                     f'&lt;a href="https://feed{f}.example/"&gt;a link&lt;/a&gt; and some more words.&lt;/p&gt;'
-                     f'</description></item>')
-    parts.append('</channel></rss>\n')
-    (out / f'feed-{f}.xml').write_text(''.join(parts), encoding='utf-8')
-PY
-chmod -R a+rX "$work/www"
+loopback_feeds "$work/www" "$feeds" "$items"
 
-listens=""
-for h in $(seq 1 "$hosts"); do listens+="        listen 127.0.0.$h:$port;"$'\n'; done
-cat > "$work/nginx.conf" <<EOF2
-worker_processes 2;
-pid $work/nginx.pid;
-error_log $work/logs/error.log;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    types { application/rss+xml xml; }
-    keepalive_requests 10000;
-    client_body_temp_path $work/logs;
-    proxy_temp_path $work/logs;
-    fastcgi_temp_path $work/logs;
-    uwsgi_temp_path $work/logs;
-    scgi_temp_path $work/logs;
-    server {
-$listens        root $work/www;
-    }
-}
-EOF2
-"$nginx_bin" -c "$work/nginx.conf" -e "$work/logs/error.log"
-for _ in $(seq 100); do [[ -s "$work/nginx.pid" ]] && break; sleep 0.05; done
+loopback_nginx "$work" "$hosts" "$port" 2
 
 python3 - "$work" "$port" "$feeds" "$hosts" <<'PY'
 import json, sys

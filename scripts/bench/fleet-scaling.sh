@@ -17,6 +17,8 @@
 # Needs nginx, curl and Debian's postgresql (`apt-get install nginx curl postgresql`); the default binary is the
 # release build the README installs (`swift build -c release --static-swift-stdlib`).
 set -euo pipefail
+# shellcheck source=scripts/bench/loopback.sh
+source "$(dirname "$0")/loopback.sh"
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 feeds=10000
@@ -44,7 +46,6 @@ command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || {
     echo "fleet-scaling: nginx is missing (apt-get install nginx)" >&2
     exit 2
 }
-nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
 [[ -n "$pgbin" && -x "$pgbin/psql" ]] || {
     echo "fleet-scaling: PostgreSQL is missing (apt-get install postgresql)" >&2
@@ -64,53 +65,16 @@ cleanup() {
 trap cleanup EXIT
 
 echo "generating $feeds feeds of $items items over $hosts hosts in $work" >&2
-mkdir -p "$work/www" "$work/logs"
-python3 - "$work" "$feeds" "$items" "$hosts" "$port" <<'PY'
-import json, pathlib, sys
-from email.utils import formatdate
-work, feeds, items, hosts, port = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-out = pathlib.Path(work) / "www"
-for f in range(feeds):
-    parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Feed {f}</title>'
-             f'<link>https://feed{f}.example/</link><description>Generated feed {f}</description>']
-    for i in range(items):
-        date = formatdate(1_763_000_000 - (f * items + i) * 60, usegmt=True)
-        parts.append(f'<item><title>Feed {f} item {i}: a headline of a usual length</title>'
-                     f'<link>https://feed{f}.example/posts/{i}</link><guid>https://feed{f}.example/posts/{i}</guid>'
-                     f'<pubDate>{date}</pubDate><description>&lt;p&gt;Summary of item {i} in feed {f}, with '
-                     f'&lt;a href="https://feed{f}.example/"&gt;a link&lt;/a&gt; and some more words.&lt;/p&gt;'
-                     f'</description></item>')
-    parts.append('</channel></rss>\n')
-    (out / f'feed-{f}.xml').write_text(''.join(parts), encoding='utf-8')
+loopback_feeds "$work/www" "$feeds" "$items"
+python3 - "$work" "$feeds" "$hosts" "$port" <<'PY'
+import json, sys
+work, feeds, hosts, port = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 sources = [{"id": f"feed-{f}", "kind": "rss", "url": f"http://127.0.0.{f % hosts + 1}:{port}/feed-{f}.xml"}
            for f in range(feeds)]
 json.dump({"title": "Fleet benchmark", "timeZone": "UTC", "sources": sources}, open(f"{work}/feeds.json", "w"))
 PY
-chmod -R a+rX "$work/www"
 
-listens=""
-for h in $(seq 1 "$hosts"); do listens+="        listen 127.0.0.$h:$port;"$'\n'; done
-cat >"$work/nginx.conf" <<EOF2
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/logs/error.log;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    types { application/rss+xml xml; }
-    keepalive_requests 10000;
-    client_body_temp_path $work/logs;
-    proxy_temp_path $work/logs;
-    fastcgi_temp_path $work/logs;
-    uwsgi_temp_path $work/logs;
-    scgi_temp_path $work/logs;
-    server {
-$listens        root $work/www;
-    }
-}
-EOF2
-"$nginx_bin" -c "$work/nginx.conf" -e "$work/logs/error.log"
-for _ in $(seq 100); do [[ -s "$work/nginx.pid" ]] && break; sleep 0.05; done
+loopback_nginx "$work" "$hosts" "$port" 1
 
 # fsync on (the test clusters turn it off): commits cost what they cost on a real server.
 POSTGRES_OPTIONS="-c fsync=on -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all" \
