@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "StateStoreTests",
             dependencies: [
-                "SQLiteStore", "PostgresStore", "TributaryCore", "TestSupport", "JSONFileAdapter",
+                "SQLiteStore", "PostgresStore", "TributaryCore", "TestSupport", "JSONFileAdapter", "Renderers",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

@@ -182,6 +182,21 @@ public actor PostgresStore: StateStore {
         try await storedItems("SELECT source, json, first_seen, last_seen FROM item ORDER BY seq")
     }
 
+    public func items(_ keys: [ItemKey]) async throws -> [StoredItem] {
+        guard !keys.isEmpty else { return [] }
+        let sources = keys.map(\.source.rawValue)
+        let ids = keys.map(\.id)
+        // One query for the batch, joined on the (source, id) key and returned in the order asked.
+        return try await storedItems(
+            """
+            SELECT item.source, item.json, item.first_seen, item.last_seen
+            FROM unnest(\(sources)::text[], \(ids)::text[]) WITH ORDINALITY AS wanted(source, id, place)
+            JOIN item ON item.source = wanted.source AND item.id = wanted.id
+            ORDER BY wanted.place
+            """
+        )
+    }
+
     public func currentItems(from source: SourceID) async throws -> [StoredItem] {
         try await storedItems(
             """

@@ -7,41 +7,46 @@ public import TributaryCore
 /// An item's bullet reads `- [Title](<url>) — Source · Publisher · 14:41 · **new**`. Every string is passed through
 /// ``MarkdownEscaping``, so a feed cannot change the document's structure; only `http`, `https` and `mailto` URLs
 /// become links (others are shown as text).
-public struct MarkdownRenderer: Renderer {
+public struct MarkdownRenderer: StreamingRenderer {
     /// The format this renderer produces.
     public static let format = OutputFormat.markdown
 
     /// Creates a Markdown renderer.
     public init() {}
 
-    /// Renders the digest as Markdown; the result ends with a newline.
-    public func render(_ digest: Digest) throws -> String {
-        var lines: [String] = []
-        lines.append("# " + MarkdownEscaping.text(digest.title))
-        lines.append("")
-        lines.append(generatedLine(of: digest))
-        if digest.days.isEmpty {
-            lines.append("")
-            lines.append("No items.")
-        }
-        for day in digest.days {
-            lines.append("")
-            lines.append("## " + MarkdownEscaping.text(day.heading))
-            lines.append("")
-            for entry in day.entries {
-                lines += bullet(for: entry)
-            }
-        }
-        if !digest.sources.isEmpty {
-            lines.append("")
-            lines += sourcesTable(of: digest)
-        }
-        return lines.joined(separator: "\n") + "\n"
+    public func writeStart(of digest: DigestOutline, into output: inout [UInt8]) {
+        var lines = ["# " + MarkdownEscaping.text(digest.title), "", generatedLine(of: digest)]
+        if digest.days.isEmpty { lines += ["", "No items."] }
+        Self.append(lines, to: &output)
+    }
+
+    public func writeStart(of day: DigestOutline.Day, at index: Int, into output: inout [UInt8]) {
+        Self.append(["", "## " + MarkdownEscaping.text(day.heading), ""], to: &output)
+    }
+
+    public func write(_ entries: [Digest.Entry], after written: Int, into output: inout [UInt8]) {
+        for entry in entries { Self.append(bullet(for: entry), to: &output) }
+    }
+
+    public func writeEnd(of day: DigestOutline.Day, at index: Int, into output: inout [UInt8]) {}
+
+    /// The sources table; the document ends with a newline.
+    public func writeEnd(of digest: DigestOutline, into output: inout [UInt8]) {
+        guard !digest.sources.isEmpty else { return }
+        Self.append([""] + sourcesTable(of: digest), to: &output)
     }
 
     // MARK: - Private
 
-    private func generatedLine(of digest: Digest) -> String {
+    /// Each line followed by a newline.
+    private static func append(_ lines: [String], to output: inout [UInt8]) {
+        for line in lines {
+            output.append(contentsOf: line.utf8)
+            output.append(0x0A)
+        }
+    }
+
+    private func generatedLine(of digest: DigestOutline) -> String {
         let items = digest.itemCount == 1 ? "1 item" : "\(digest.itemCount) items"
         var parts = [
             "Generated " + MarkdownEscaping.text(digest.generatedAtText),
@@ -80,7 +85,7 @@ public struct MarkdownRenderer: Renderer {
         return lines
     }
 
-    private func sourcesTable(of digest: Digest) -> [String] {
+    private func sourcesTable(of digest: DigestOutline) -> [String] {
         var lines = ["## Sources", "", "| Source | State | Items | Reason |", "| --- | --- | ---: | --- |"]
         for source in digest.sources {
             var notes: [String] = []

@@ -8,7 +8,7 @@ public import TributaryCore
 /// colours or retitle the window. Widths are measured in terminal columns (``TerminalText/displayWidth(_:)``), so
 /// Japanese titles align. Every line fits in ``width`` columns, except a link longer than the line, which is kept
 /// whole so that it can still be followed.
-public struct TextRenderer: Renderer {
+public struct TextRenderer: StreamingRenderer {
     /// The format this renderer produces.
     public static let format = OutputFormat.text
 
@@ -19,6 +19,8 @@ public struct TextRenderer: Renderer {
     public var width: Int
     /// Whether to colour the output with ANSI SGR sequences (for a terminal that supports them).
     public var color: Bool
+    /// The column layout of the digest being drawn, made by ``prepared(for:)``.
+    private var layout: Layout?
 
     /// Creates a text renderer.
     /// - Parameters:
@@ -29,11 +31,9 @@ public struct TextRenderer: Renderer {
         self.color = color
     }
 
-    /// Renders the digest as text; the result ends with a newline.
-    public func render(_ digest: Digest) throws -> String {
+    public func writeStart(of digest: DigestOutline, into output: inout [UInt8]) {
         let width = max(width, Self.minimumWidth)
         var lines: [String] = []
-
         let title = TerminalText.sanitize(digest.title)
         for line in TerminalText.wrap(title, width: width) {
             lines.append(style(line, .bold))
@@ -42,23 +42,57 @@ public struct TextRenderer: Renderer {
         for line in TerminalText.wrap(summaryLine(of: digest), width: width) {
             lines.append(line)
         }
-
         if digest.days.isEmpty {
             lines.append("")
             lines.append("No items.")
         }
-        let layout = Layout(digest: digest, width: width)
-        for day in digest.days {
-            let heading = TerminalText.sanitize(day.heading)
-            lines.append("")
-            lines.append(style(heading, .bold))
-            lines.append(String(repeating: "-", count: min(width, TerminalText.displayWidth(heading))))
-            for entry in day.entries {
-                lines += block(for: entry, layout: layout)
-            }
-        }
-        lines += problems(of: digest, width: width)
-        return lines.joined(separator: "\n") + "\n"
+        Self.append(lines, to: &output)
+    }
+
+    public func writeStart(of day: DigestOutline.Day, at index: Int, into output: inout [UInt8]) {
+        let width = max(width, Self.minimumWidth)
+        let heading = TerminalText.sanitize(day.heading)
+        Self.append(
+            ["", style(heading, .bold), String(repeating: "-", count: min(width, TerminalText.displayWidth(heading)))],
+            to: &output
+        )
+    }
+
+    public func write(_ entries: [Digest.Entry], after written: Int, into output: inout [UInt8]) {
+        // Laid out by `prepared(for:)`; entries written without it get the narrowest source column.
+        let layout = layout ?? Layout(sourceWidth: 4, width: max(width, Self.minimumWidth))
+        for entry in entries { Self.append(block(for: entry, layout: layout), to: &output) }
+    }
+
+    public func writeEnd(of day: DigestOutline.Day, at index: Int, into output: inout [UInt8]) {}
+
+    /// The failed and incomplete sources and the warnings; the text ends with a newline.
+    public func writeEnd(of digest: DigestOutline, into output: inout [UInt8]) {
+        Self.append(problems(of: digest, width: max(width, Self.minimumWidth)), to: &output)
+    }
+
+    /// The renderer with its column layout made for `digest`'s entries, from the titles of their sources.
+    public func prepared(for digest: DigestOutline) -> TextRenderer {
+        var titles: [SourceID: String] = [:]
+        for source in digest.sources where titles[source.id] == nil { titles[source.id] = source.title }
+        var shown: Set<SourceID> = []
+        for day in digest.days { for item in day.items { shown.insert(item.sourceID) } }
+        return laidOut(for: shown.map { titles[$0] ?? $0.rawValue })
+    }
+
+    /// Renders the digest as text; the result ends with a newline. The source column fits the entries' own source
+    /// titles.
+    public func render(_ digest: Digest) throws -> String {
+        try laidOut(for: digest.entries.map(\.sourceTitle)).renderParts(of: digest)
+    }
+
+    /// The renderer with a source column as wide as the widest of these titles (at most a quarter of the width).
+    private func laidOut(for sourceTitles: [String]) -> TextRenderer {
+        var renderer = self
+        let width = max(width, Self.minimumWidth)
+        let widest = sourceTitles.map { TerminalText.displayWidth(TerminalText.sanitize($0)) }.max()
+        renderer.layout = Layout(sourceWidth: min(widest ?? 0, max(4, width / 4)), width: width)
+        return renderer
     }
 
     // MARK: - Private
@@ -71,9 +105,8 @@ public struct TextRenderer: Renderer {
         var indent: Int
         var bodyWidth: Int
 
-        init(digest: Digest, width: Int) {
-            let widest = digest.entries.map { TerminalText.displayWidth(TerminalText.sanitize($0.sourceTitle)) }.max()
-            sourceWidth = min(widest ?? 0, max(4, width / 4))
+        init(sourceWidth: Int, width: Int) {
+            self.sourceWidth = sourceWidth
             indent = Self.timeWidth + Self.gap + sourceWidth + Self.gap
             bodyWidth = width - indent
         }
@@ -94,7 +127,15 @@ public struct TextRenderer: Renderer {
         return "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m"
     }
 
-    private func summaryLine(of digest: Digest) -> String {
+    /// Each line followed by a newline.
+    private static func append(_ lines: [String], to output: inout [UInt8]) {
+        for line in lines {
+            output.append(contentsOf: line.utf8)
+            output.append(0x0A)
+        }
+    }
+
+    private func summaryLine(of digest: DigestOutline) -> String {
         var parts = ["Generated \(TerminalText.sanitize(digest.generatedAtText))"]
         let items = digest.itemCount == 1 ? "1 item" : "\(digest.itemCount) items"
         parts.append(digest.newItemCount > 0 ? "\(items) (\(digest.newItemCount) new)" : items)
@@ -146,7 +187,7 @@ public struct TextRenderer: Renderer {
         return lines
     }
 
-    private func problems(of digest: Digest, width: Int) -> [String] {
+    private func problems(of digest: DigestOutline, width: Int) -> [String] {
         var lines: [String] = []
         func list(_ heading: String, _ headingStyle: Style, _ rows: [String]) {
             guard !rows.isEmpty else { return }

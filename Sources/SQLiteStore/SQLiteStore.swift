@@ -137,6 +137,29 @@ public actor SQLiteStore: StateStore {
 
     /// The items the source's last successful run delivered, in the order first inserted; after a failed run the
     /// set is still that of the last success.
+    public func items(_ keys: [ItemKey]) async throws -> [StoredItem] {
+        try await read { db in
+            // One prepared statement for the batch, each key looked up through the (source, id) index.
+            let select = try db.cachedStatement(
+                sql: "SELECT json, first_seen, last_seen FROM item WHERE source = ? AND id = ?"
+            )
+            var found: [StoredItem] = []
+            found.reserveCapacity(keys.count)
+            for key in keys {
+                guard let row = try Row.fetchOne(select, arguments: [key.source.rawValue, key.id]) else { continue }
+                found.append(
+                    try StoredItem(
+                        json: row["json"],
+                        sourceID: key.source,
+                        firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
+                        lastSeen: Date(timeIntervalSince1970: row["last_seen"])
+                    )
+                )
+            }
+            return found
+        }
+    }
+
     public func currentItems(from source: SourceID) async throws -> [StoredItem] {
         try await read { db in
             try Self.storedItems(

@@ -74,23 +74,25 @@ struct DigestCommand: AsyncParsableCommand {
             lockTimeout: state.lockTimeout,
             progress: ProgressReporter(quiet: quiet)
         ) { outcome in
-            let rendered = try renderer.render(outcome.digest)
-            guard let destination else {
-                FileHandle.standardOutput.write(Data(rendered.utf8))
-                return
-            }
             do {
-                try OutputFile.write(Data(rendered.utf8), to: destination.path)
-            } catch {
+                let writer = try OutputFile.Writer(path: destination?.path ?? "-")
+                do {
+                    try await Self.draw(outcome, with: renderer, to: writer)
+                    try writer.commit()
+                } catch {
+                    writer.discard()
+                    throw error
+                }
+            } catch let error as OutputFile.WriteError {
                 StandardError.write("tributary: \(error)")
                 throw ExitCode.failure
             }
         }
         if let destination {
-            let failed = outcome.digest.failedSources.count
+            let failed = outcome.outline.failedSources.count
             if !quiet || failed > 0 {
-                let items = outcome.digest.itemCount
-                let sources = outcome.digest.sources.count
+                let items = outcome.outline.itemCount
+                let sources = outcome.outline.sources.count
                 StandardError.write(
                     "tributary: wrote \(Self.displayPath(of: destination)) (\(items) item\(items == 1 ? "" : "s") from "
                         + "\(sources) source\(sources == 1 ? "" : "s")\(failed > 0 ? ", \(failed) failed" : ""))"
@@ -98,6 +100,18 @@ struct DigestCommand: AsyncParsableCommand {
             }
         }
         if outcome.hasFailures { throw CLIExit.sourceFailed }
+    }
+
+    /// Draws the digest into `writer`: a part at a time from the store when the renderer can (text, Markdown, JSON),
+    /// so that memory stays flat in the number of items; the HTML page is drawn whole.
+    static func draw(_ outcome: AggregationRun.Outcome, with renderer: any Renderer, to writer: OutputFile.Writer)
+        async throws
+    {
+        if let streaming = renderer as? any StreamingRenderer {
+            try await outcome.render(with: streaming) { try writer.write($0) }
+        } else {
+            try writer.write(Array(try renderer.render(await outcome.digest()).utf8))
+        }
     }
 
     /// A path for messages: relative to the working directory when the file is inside it.

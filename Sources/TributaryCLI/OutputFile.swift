@@ -35,22 +35,92 @@ enum OutputFile {
     /// Writes `data` to `path` as described above.
     /// - Throws: ``WriteError`` naming the path and the reason; the target is then untouched.
     static func write(_ data: Data, to path: String) throws {
-        if let stream = standardStream(path) {
-            try writeAll(data, to: stream, path: path)
-            return
+        let writer = try Writer(path: path)
+        do {
+            try writer.write(Array(data))
+            try writer.commit()
+        } catch {
+            writer.discard()
+            throw error
         }
-        let target = try resolvingLinks(path)
-        switch kind(of: target) {
-        case .missing:
-            try writeAtomically(data, to: target, shownAs: path, keeping: nil)
-        case .regular(let permissions):
-            try writeAtomically(data, to: target, shownAs: path, keeping: permissions)
-        case .device, .pipe:
-            try writeInPlace(data, to: target, shownAs: path)
-        case .directory:
-            throw WriteError(path: path, detail: "it is a directory; name a file")
-        case .other:
-            throw WriteError(path: path, detail: "it is not a regular file (a socket or a block device); name a file")
+    }
+
+    /// An output file being written a part at a time, as described above: parts go in as they are drawn, and
+    /// ``commit()`` puts the whole in place (a regular file is replaced only then). A writer that is neither
+    /// committed nor discarded leaves the target untouched and its temporary file for the next run to remove.
+    final class Writer {
+        private let shown: String
+        private let descriptor: Int32
+        private let ownsDescriptor: Bool
+        /// For a regular file: the temporary file, the target it is renamed over and the permissions it gets.
+        private let atomic: (temporaryPath: String, target: String, permissions: mode_t)?
+        private var finished = false
+
+        /// Opens `path` for writing.
+        /// - Throws: ``WriteError`` naming the path and the reason; nothing is changed then.
+        init(path: String) throws {
+            shown = path
+            if let stream = OutputFile.standardStream(path) {
+                (descriptor, ownsDescriptor, atomic) = (stream, false, nil)
+                return
+            }
+            let target = try OutputFile.resolvingLinks(path)
+            switch OutputFile.kind(of: target) {
+            case .missing:
+                let (descriptor, temporaryPath) = try OutputFile.temporaryFile(for: target, shownAs: path)
+                let mask = umask(0o022)
+                umask(mask)
+                (self.descriptor, ownsDescriptor) = (descriptor, true)
+                atomic = (temporaryPath, target, 0o666 & ~mask)
+            case .regular(let permissions):
+                let (descriptor, temporaryPath) = try OutputFile.temporaryFile(for: target, shownAs: path)
+                (self.descriptor, ownsDescriptor) = (descriptor, true)
+                atomic = (temporaryPath, target, permissions)
+            case .device, .pipe:
+                (descriptor, ownsDescriptor, atomic) = (try OutputFile.openInPlace(target, shownAs: path), true, nil)
+            case .directory:
+                throw WriteError(path: path, detail: "it is a directory; name a file")
+            case .other:
+                throw WriteError(
+                    path: path,
+                    detail: "it is not a regular file (a socket or a block device); name a file"
+                )
+            }
+        }
+
+        /// Writes the next part.
+        func write(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { try OutputFile.writeAll($0, to: descriptor, path: shown) }
+        }
+
+        /// Puts what was written in place: flushed to disk and renamed over the target for a regular file.
+        func commit() throws {
+            guard !finished else { return }
+            finished = true
+            guard let atomic else {
+                if ownsDescriptor { close(descriptor) }
+                return
+            }
+            fchmod(descriptor, atomic.permissions)
+            let failure = fsync(descriptor) != 0 ? OutputFile.systemError() : nil
+            close(descriptor)
+            if let failure {
+                unlink(atomic.temporaryPath)
+                throw WriteError(path: shown, detail: failure)
+            }
+            guard rename(atomic.temporaryPath, atomic.target) == 0 else {
+                let detail = OutputFile.systemError()
+                unlink(atomic.temporaryPath)
+                throw WriteError(path: shown, detail: detail)
+            }
+        }
+
+        /// Gives up: the target stays as it was and the temporary file is removed.
+        func discard() {
+            guard !finished else { return }
+            finished = true
+            if ownsDescriptor { close(descriptor) }
+            if let atomic { unlink(atomic.temporaryPath) }
         }
     }
 
@@ -107,14 +177,8 @@ enum OutputFile {
         throw WriteError(path: path, detail: "it is a symbolic link that goes round in a loop")
     }
 
-    /// Writes through a temporary file renamed over `path`, with `permissions` (an existing file's) or else
-    /// `0666 & ~umask`.
-    private static func writeAtomically(
-        _ data: Data,
-        to path: String,
-        shownAs shown: String,
-        keeping existing: mode_t?
-    ) throws {
+    /// A new temporary file beside `path` (leftovers of killed runs removed first), open for writing.
+    private static func temporaryFile(for path: String, shownAs shown: String) throws -> (Int32, String) {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         removeLeftovers(of: name, in: directory.isEmpty ? "." : directory)
@@ -122,34 +186,11 @@ enum OutputFile {
         var template = Array((prefix + "\(getpid())-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw WriteError(path: shown, detail: systemError()) }
-        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var renamed = false
-        defer {
-            if !renamed { unlink(temporaryPath) }
-        }
-        var failure: String?
-        do {
-            try writeAll(data, to: descriptor, path: shown)
-        } catch let error as WriteError {
-            failure = error.detail
-        }
-        let permissions: mode_t
-        if let existing {
-            permissions = existing
-        } else {
-            let mask = umask(0o022)
-            umask(mask)
-            permissions = 0o666 & ~mask
-        }
-        fchmod(descriptor, permissions)
-        if failure == nil, fsync(descriptor) != 0 { failure = systemError() }
-        close(descriptor)
-        if let failure { throw WriteError(path: shown, detail: failure) }
-        guard rename(temporaryPath, path) == 0 else { throw WriteError(path: shown, detail: systemError()) }
-        renamed = true
+        return (descriptor, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
-    private static func writeInPlace(_ data: Data, to path: String, shownAs shown: String) throws {
+    /// A device or a named pipe, opened to be written in place.
+    private static func openInPlace(_ path: String, shownAs shown: String) throws -> Int32 {
         // Non-blocking open: a named pipe with no reader fails at once (ENXIO) instead of hanging the run.
         let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -158,26 +199,20 @@ enum OutputFile {
                 ? "it is a named pipe and nothing is reading from it" : systemError()
             throw WriteError(path: shown, detail: detail)
         }
-        defer { close(descriptor) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        try writeAll(data, to: descriptor, path: shown)
+        return descriptor
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = systemError()
-                    return
-                }
-                offset += written
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw WriteError(path: path, detail: systemError())
             }
+            offset += written
         }
-        if let failure { throw WriteError(path: path, detail: failure) }
     }
 
     /// The name a temporary file for `name` starts with (then the writer's process id, a dash and six letters).

@@ -60,6 +60,8 @@ extension AggregationRun {
             retryFailed: state.retryFailed
         )
         fetch = !state.noFetch
+        // Commands draw their digest from the store a batch at a time: memory flat in the number of items.
+        holdsItems = false
     }
 
     /// Opens the store at `location` (its run lock waits up to `lockTimeout`), runs under the run-wide deadline

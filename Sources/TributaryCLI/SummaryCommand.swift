@@ -37,8 +37,9 @@ struct SummaryCommand: AsyncParsableCommand {
             lockTimeout: state.lockTimeout,
             progress: ProgressReporter(quiet: quiet)
         ) { outcome in
-            let markdown = try RendererFactory.make(.markdown).render(outcome.digest)
-            FileHandle.standardOutput.write(Data(markdown.utf8))
+            let writer = try OutputFile.Writer(path: "-")
+            try await DigestCommand.draw(outcome, with: RendererFactory.make(.markdown), to: writer)
+            try writer.commit()
         }
         if outcome.hasFailures { throw CLIExit.sourceFailed }
     }

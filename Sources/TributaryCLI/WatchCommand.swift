@@ -70,6 +70,8 @@ struct WatchCommand: AsyncParsableCommand {
         )
         var settings = PipelineSettings(configuration: configuration)
         settings.maxItemsPerSource = configuration.maxItemsPerSource ?? Self.defaultMaxItemsPerSource
+        // Items are printed as they arrive and kept by the store: a watch that runs for days holds only outlines.
+        settings.holdsItems = false
         let pipeline = Pipeline(
             sources: sources,
             settings: settings,

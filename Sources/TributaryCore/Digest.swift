@@ -52,6 +52,83 @@ public struct Digest: Sendable, Equatable {
 
     /// The sources that failed.
     public var failedSources: [SourceSummary] { sources.filter { $0.state == .failed } }
+
+    /// The digest without its entries: what a renderer draws around them.
+    public var outline: DigestOutline {
+        DigestOutline(
+            title: title,
+            generatedAt: generatedAt,
+            generatedAtText: generatedAtText,
+            generatedAtISO: generatedAtISO,
+            timeZoneIdentifier: timeZoneIdentifier,
+            language: language,
+            sources: sources,
+            days: days.map { day in
+                DigestOutline.Day(id: day.id, heading: day.heading, items: day.entries.map { ItemOutline($0.item) })
+            },
+            newItemCount: newItemCount
+        )
+    }
+}
+
+/// A ``Digest`` before its entries are drawn: everything but the entries, and each day's items as outlines.
+///
+/// A run that keeps its items in a store builds this first (``DigestBuilder/outline(of:statuses:)``), then reads
+/// each day's items back a batch at a time and has a ``StreamingRenderer`` draw them, so that the whole digest is
+/// never in memory at once.
+public struct DigestOutline: Sendable, Equatable {
+    public var title: String
+    public var generatedAt: Date
+    public var generatedAtText: String
+    public var generatedAtISO: String
+    public var timeZoneIdentifier: String
+    public var language: String
+    public var sources: [Digest.SourceSummary]
+    /// Days, newest first; the items inside a day in the pipeline's order.
+    public var days: [Day]
+    /// The number of items first seen since the previous digest.
+    public var newItemCount: Int
+
+    public init(
+        title: String,
+        generatedAt: Date,
+        generatedAtText: String,
+        generatedAtISO: String,
+        timeZoneIdentifier: String,
+        language: String,
+        sources: [Digest.SourceSummary],
+        days: [Day],
+        newItemCount: Int
+    ) {
+        self.title = title
+        self.generatedAt = generatedAt
+        self.generatedAtText = generatedAtText
+        self.generatedAtISO = generatedAtISO
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.language = language
+        self.sources = sources
+        self.days = days
+        self.newItemCount = newItemCount
+    }
+
+    /// One calendar day: its id (`YYYY-MM-DD`), heading and items.
+    public struct Day: Sendable, Equatable {
+        public var id: String
+        public var heading: String
+        public var items: [ItemOutline]
+
+        public init(id: String, heading: String, items: [ItemOutline]) {
+            self.id = id
+            self.heading = heading
+            self.items = items
+        }
+    }
+
+    /// The number of items in the digest.
+    public var itemCount: Int { days.reduce(0) { $0 + $1.items.count } }
+
+    /// The sources that failed.
+    public var failedSources: [Digest.SourceSummary] { sources.filter { $0.state == .failed } }
 }
 
 extension Digest {

@@ -99,41 +99,114 @@ public struct DigestBuilder: Sendable {
     /// - Returns: The digest, with every string chosen and every date formatted.
     public func build(items: [FeedItem], statuses: [SourceStatus]) -> Digest {
         let formats = DateFormats(timeZone: timeZone)
-        var sourceTitles: [SourceID: String] = [:]
-        for status in statuses where sourceTitles[status.sourceID] == nil {
-            sourceTitles[status.sourceID] = Self.sourceTitle(of: status)
+        let grouped = group(items, outline: ItemOutline.init, formats: formats)
+        let outline = outline(of: grouped, statuses: statuses, formats: formats)
+        let maker = EntryMaker(builder: self, outline: outline, formats: formats)
+        return Digest(
+            title: outline.title,
+            generatedAt: outline.generatedAt,
+            generatedAtText: outline.generatedAtText,
+            generatedAtISO: outline.generatedAtISO,
+            timeZoneIdentifier: outline.timeZoneIdentifier,
+            language: outline.language,
+            sources: outline.sources,
+            days: zip(outline.days, grouped).map { day, group in
+                Digest.Day(id: day.id, heading: day.heading, entries: maker.entries(for: group.elements))
+            }
+        )
+    }
+
+    /// The digest without its entries, from the outlines of its items: what a run that reads its items back from
+    /// the store draws first. Days, headings, counts and "new" marks are the ones ``build(items:statuses:)`` makes
+    /// for the same items; ``entryMaker(for:)`` then makes the entries.
+    /// - Parameters:
+    ///   - items: The items' outlines, in their final order (newest first) from the pipeline.
+    ///   - statuses: One status per source, in feeds.json order.
+    public func outline(of items: [ItemOutline], statuses: [SourceStatus]) -> DigestOutline {
+        let formats = DateFormats(timeZone: timeZone)
+        return outline(of: group(items, outline: { $0 }, formats: formats), statuses: statuses, formats: formats)
+    }
+
+    /// What makes the entries of `outline`'s items, a batch at a time, as ``build(items:statuses:)`` makes them.
+    public func entryMaker(for outline: DigestOutline) -> EntryMaker {
+        EntryMaker(builder: self, outline: outline, formats: DateFormats(timeZone: timeZone))
+    }
+
+    /// Makes digest entries from whole items: the formatters and source titles of one digest, made once.
+    public struct EntryMaker {
+        let builder: DigestBuilder
+        let sourceTitles: [SourceID: String]
+        let formats: DateFormats
+
+        init(builder: DigestBuilder, outline: DigestOutline, formats: DateFormats) {
+            self.builder = builder
+            self.formats = formats
+            var titles: [SourceID: String] = [:]
+            for source in outline.sources where titles[source.id] == nil { titles[source.id] = source.title }
+            sourceTitles = titles
         }
 
+        /// The entries of these items, in their order.
+        public func entries(for items: [FeedItem]) -> [Digest.Entry] {
+            items.map { item in
+                let ownDate = item.datePublished ?? item.dateModified
+                let dateOnlyDay = ownDate.flatMap { date in
+                    DigestBuilder.isDateOnly(date) ? formats.dayID(formats.sameWallClockTime(asUTC: date)) : nil
+                }
+                return builder.makeEntry(
+                    for: item,
+                    ownDate: ownDate,
+                    dateOnlyDay: dateOnlyDay,
+                    sourceTitles: sourceTitles,
+                    formats: formats
+                )
+            }
+        }
+    }
+
+    // MARK: - Days
+
+    /// Groups elements (items or their outlines) by day, newest day first, keeping their order inside a day.
+    private func group<Element>(
+        _ elements: [Element],
+        outline: (Element) -> ItemOutline,
+        formats: DateFormats
+    ) -> [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])] {
         var dayOrder: [String] = []
-        var entriesByDay: [String: [Digest.Entry]] = [:]
-        var headings: [String: String] = [:]
-        var countsBySource: [SourceID: Int] = [:]
-        for item in items {
+        var byDay: [String: (heading: String, outlines: [ItemOutline], elements: [Element])] = [:]
+        for element in elements {
+            let item = outline(element)
             let ownDate = item.datePublished ?? item.dateModified
-            let dateOnly = ownDate.map(Self.isDateOnly) ?? false
             let dayDate =
-                if let ownDate, dateOnly { formats.sameWallClockTime(asUTC: ownDate) } else {
-                    ownDate ?? item.tributary?.firstSeen ?? generatedAt
+                if let ownDate, Self.isDateOnly(ownDate) { formats.sameWallClockTime(asUTC: ownDate) } else {
+                    ownDate ?? item.firstSeen ?? generatedAt
                 }
             let dayID = formats.dayID(dayDate)
-            if entriesByDay[dayID] == nil {
+            if byDay[dayID] == nil {
                 dayOrder.append(dayID)
-                headings[dayID] = formats.heading(dayDate)
+                byDay[dayID] = (formats.heading(dayDate), [], [])
             }
-            let entry = makeEntry(
-                for: item,
-                ownDate: ownDate,
-                dateOnlyDay: dateOnly ? dayID : nil,
-                sourceTitles: sourceTitles,
-                formats: formats
-            )
-            entriesByDay[dayID, default: []].append(entry)
-            countsBySource[entry.sourceID, default: 0] += 1
+            byDay[dayID]?.outlines.append(item)
+            byDay[dayID]?.elements.append(element)
         }
-
         // `YYYY-MM-DD` sorts like the days it names (for four-digit years).
-        let days = dayOrder.sorted(by: >).map { dayID in
-            Digest.Day(id: dayID, heading: headings[dayID] ?? dayID, entries: entriesByDay[dayID] ?? [])
+        return dayOrder.sorted(by: >).compactMap { dayID in
+            byDay[dayID].map { (dayID, $0.heading, $0.outlines, $0.elements) }
+        }
+    }
+
+    private func outline<Element>(
+        of days: [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])],
+        statuses: [SourceStatus],
+        formats: DateFormats
+    ) -> DigestOutline {
+        var countsBySource: [SourceID: Int] = [:]
+        var newItems = 0
+        for day in days {
+            for item in day.outlines {
+                countsBySource[item.sourceID, default: 0] += 1
+                if let previousDigestAt, let firstSeen = item.firstSeen, firstSeen > previousDigestAt { newItems += 1 }
+            }
         }
         let sources = statuses.map { status in
             Digest.SourceSummary(
@@ -147,7 +220,7 @@ public struct DigestBuilder: Sendable {
                 health: health[status.sourceID].flatMap { healthLine($0, formats: formats) }
             )
         }
-        return Digest(
+        return DigestOutline(
             title: FeedText.collapseWhitespace(title),
             generatedAt: generatedAt,
             generatedAtText: formats.generatedAtText(generatedAt),
@@ -155,7 +228,8 @@ public struct DigestBuilder: Sendable {
             timeZoneIdentifier: timeZone.identifier,
             language: language,
             sources: sources,
-            days: days
+            days: days.map { DigestOutline.Day(id: $0.id, heading: $0.heading, items: $0.outlines) },
+            newItemCount: newItems
         )
     }
 
@@ -169,7 +243,7 @@ public struct DigestBuilder: Sendable {
         date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) == 0
     }
 
-    private func makeEntry(
+    fileprivate func makeEntry(
         for item: FeedItem,
         ownDate: Date?,
         dateOnlyDay: String?,

@@ -22,6 +22,12 @@ public struct JSONFeedWriter: Sendable {
     /// Creates a writer for one document.
     public init() {}
 
+    /// A writer that goes on with a document of which `writtenItems` items were already written (by another
+    /// writer): the next item is preceded by its comma, and the footer closes a non-empty array.
+    public init(writtenItems: Int) {
+        itemCount = max(0, writtenItems)
+    }
+
     /// The number of items written so far.
     public var writtenItems: Int { itemCount }
 

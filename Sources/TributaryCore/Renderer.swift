@@ -28,6 +28,53 @@ public protocol Renderer: Sendable {
     func render(_ digest: Digest) throws -> String
 }
 
+/// A renderer that draws a digest a part at a time: its start, each day's start, the day's entries in batches, the
+/// day's end, the digest's end. A run whose items are in a store reads them back a batch at a time and writes each
+/// part as it is drawn, so neither the items nor the output are ever whole in memory.
+///
+/// Drawing every part of a whole ``Digest`` in order is ``Renderer/render(_:)``: the default implementation does
+/// exactly that, so the two outputs cannot differ.
+public protocol StreamingRenderer: Renderer {
+    /// The renderer ready to draw `digest`'s parts (a layout that depends on every entry, say); drawing starts
+    /// with it. The default is the renderer itself.
+    func prepared(for digest: DigestOutline) -> Self
+    /// Draws what comes before the first day.
+    func writeStart(of digest: DigestOutline, into output: inout [UInt8]) throws
+    /// Draws what comes before a day's entries; `index` is the day's place in ``DigestOutline/days``.
+    func writeStart(of day: DigestOutline.Day, at index: Int, into output: inout [UInt8]) throws
+    /// Draws entries of the current day; `written` is how many entries of the whole digest came before them.
+    func write(_ entries: [Digest.Entry], after written: Int, into output: inout [UInt8]) throws
+    /// Draws what comes after a day's entries.
+    func writeEnd(of day: DigestOutline.Day, at index: Int, into output: inout [UInt8]) throws
+    /// Draws what comes after the last day.
+    func writeEnd(of digest: DigestOutline, into output: inout [UInt8]) throws
+}
+
+extension StreamingRenderer {
+    public func prepared(for digest: DigestOutline) -> Self { self }
+
+    /// Renders the whole digest by drawing each of its parts in order.
+    public func render(_ digest: Digest) throws -> String {
+        try prepared(for: digest.outline).renderParts(of: digest)
+    }
+
+    /// Draws every part of `digest` in order with this renderer as it is (already prepared).
+    public func renderParts(of digest: Digest) throws -> String {
+        var output: [UInt8] = []
+        let outline = digest.outline
+        try writeStart(of: outline, into: &output)
+        var written = 0
+        for (index, day) in digest.days.enumerated() {
+            try writeStart(of: outline.days[index], at: index, into: &output)
+            try write(day.entries, after: written, into: &output)
+            written += day.entries.count
+            try writeEnd(of: outline.days[index], at: index, into: &output)
+        }
+        try writeEnd(of: outline, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
 /// Why a renderer could not draw a digest.
 public struct RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable {

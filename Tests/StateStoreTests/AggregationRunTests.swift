@@ -1,6 +1,7 @@
 import Foundation
 import JSONFileAdapter
 import Logging
+import Renderers
 import TestSupport
 import Testing
 import TributaryCore
@@ -26,7 +27,13 @@ import TributaryCore
         }
 
         func write(_ ids: [String]) throws {
-            let items = ids.map { #"{ "id": "\#($0)", "title": "Item \#($0)", "url": "https://example.com/\#($0)" }"# }
+            try write(
+                items: ids.map { #"{ "id": "\#($0)", "title": "Item \#($0)", "url": "https://example.com/\#($0)" }"# }
+            )
+        }
+
+        /// news.json with these JSON Feed items.
+        func write(items: [String]) throws {
             try
                 #"{ "version": "https://jsonfeed.org/version/1.1", "title": "news", "items": [\#(items.joined(separator: ","))] }"#
                 .write(to: directory.appendingPathComponent("news.json"), atomically: true, encoding: .utf8)
@@ -34,29 +41,89 @@ import TributaryCore
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
 
-        func run(_ place: StoreUnderTest, at date: Date, sinceLast: Bool = false) async throws -> AggregationRun.Outcome
-        {
+        /// A run as the commands make it (items held as outlines, the digest read back from the store), with the
+        /// digest drawn while the store is open; `holdsItems` for a run that keeps its items whole instead.
+        func run(
+            _ place: StoreUnderTest,
+            at date: Date,
+            sinceLast: Bool = false,
+            holdsItems: Bool = false
+        ) async throws -> DrawnRun {
             let configuration = try ConfigurationLoader.load(
                 contentsOf: directory.appendingPathComponent("feeds.json"),
                 registry: registry
             )
             let lastDigest: @Sendable (Date, Date?) -> Date? = { _, previous in previous }
-            let run = AggregationRun(
+            var run = AggregationRun(
                 configuration: configuration,
                 registry: registry,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                 now: { date },
                 since: sinceLast ? lastDigest : nil
             )
+            run.holdsItems = holdsItems
             let store = try await place.open(runLockTimeout: .seconds(5))
             do {
-                let outcome = try await run.run(store: store)
+                var drawn: (Digest, [OutputFormat: String])?
+                let outcome = try await run.run(store: store) { outcome in
+                    var streamed: [OutputFormat: String] = [:]
+                    for renderer in [MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer()]
+                        as [any StreamingRenderer]
+                    {
+                        var bytes: [UInt8] = []
+                        try await outcome.render(with: renderer, batchSize: 2) { bytes += $0 }
+                        streamed[type(of: renderer).format] = String(decoding: bytes, as: UTF8.self)
+                    }
+                    drawn = (try await outcome.digest(), streamed)
+                }
                 try await store.close()
-                return outcome
+                let (digest, streamed) = try #require(drawn)
+                return DrawnRun(outcome: outcome, digest: digest, streamed: streamed)
             } catch {
                 try? await store.close()
                 throw error
             }
+        }
+    }
+
+    /// A run's outcome, its whole digest, and the digest streamed by each streaming renderer (two items a batch).
+    struct DrawnRun {
+        var outcome: AggregationRun.Outcome
+        var digest: Digest
+        var streamed: [OutputFormat: String]
+        var hasFailures: Bool { outcome.hasFailures }
+        var outline: DigestOutline { outcome.outline }
+    }
+
+    /// A run that holds only outlines (as the commands run) draws its digest from the store: the same digest as a
+    /// run that holds its items whole, and each streaming renderer, fed two items at a time across days, writes
+    /// exactly what it renders from the whole digest.
+    @Test(arguments: StoreKind.available)
+    func aDigestDrawnFromTheStoreIsTheDigestOfTheHeldItems(_ kind: StoreKind) async throws {
+        let feeds = try Feeds()
+        defer { feeds.remove() }
+        try feeds.write(items: [
+            #"{ "id": "a", "title": "History of the <blink> tag", "url": "https://example.com/a", "date_published": "2026-11-18T09:30:00Z", "content_html": "<p>Tags &amp; <b>more</b></p>", "tags": ["web"] }"#,
+            #"{ "id": "b", "title": "Second", "url": "https://example.com/b", "date_published": "2026-11-18T08:00:00Z", "summary": "A summary" }"#,
+            #"{ "id": "c", "title": "Third", "url": "https://example.com/c", "date_published": "2026-11-17T23:00:00Z" }"#,
+            #"{ "id": "d", "title": "Dated only", "url": "https://example.com/d", "date_published": "2026-11-16" }"#,
+            #"{ "id": "e", "title": "Undated", "url": "https://example.com/e" }"#,
+            #"{ "id": "f", "url": "https://example.com/f", "content_text": "No title, only text" }"#,
+            #"{ "id": "g", "title": "Fourth", "url": "https://example.com/g", "date_published": "2026-11-17T01:00:00Z", "authors": [{ "name": "Jane" }] }"#,
+        ])
+        let held = try await StoreUnderTest.with(kind) { try await feeds.run($0, at: Self.t0, holdsItems: true) }
+        let drawn = try await StoreUnderTest.with(kind) { try await feeds.run($0, at: Self.t0) }
+        #expect(held.outcome.result.items.count == 7)
+        #expect(drawn.outcome.result.items.isEmpty, "the run held its items whole")
+        #expect(drawn.outcome.result.outlines.map(\.id) == held.outcome.result.items.map(\.id))
+        #expect(held.digest.days.count >= 3, "the items span days, so batches cross from one day to the next")
+        #expect(held.digest.entries.first { $0.item.id == "a" }?.title == "History of the <blink> tag")
+        #expect(drawn.digest == held.digest)
+        #expect(drawn.outline == held.digest.outline)
+        for renderer in [MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer()] as [any StreamingRenderer] {
+            let whole = try renderer.render(held.digest)
+            #expect(drawn.streamed[type(of: renderer).format] == whole)
+            #expect(held.streamed[type(of: renderer).format] == whole)
         }
     }
 

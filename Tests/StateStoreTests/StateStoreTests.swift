@@ -43,6 +43,30 @@ import TributaryCore
         }
     }
 
+    /// Items are read back by key, a batch at a time, as a digest drawn from the store reads them: in the order
+    /// asked, across sources, with their first-seen time, a key with no item left out.
+    @Test(arguments: StoreKind.available)
+    func itemsAreReadBackByKeyInTheOrderAsked(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let store = try await place.open()
+            _ = try await store.save([Self.item("a"), Self.item("b")], from: "news", at: Self.t0)
+            let later = Self.t0.addingTimeInterval(60)
+            _ = try await store.save([Self.item("a", title: "Other")], from: "elsewhere", at: later)
+            let keys = [
+                ItemKey(source: "elsewhere", id: "a"), ItemKey(source: "news", id: "missing"),
+                ItemKey(source: "news", id: "b"), ItemKey(source: "news", id: "a"),
+            ]
+            let found = try await store.items(keys)
+            #expect(found.map(\.sourceID) == ["elsewhere", "news", "news"])
+            #expect(found.map(\.item.id) == ["a", "b", "a"])
+            #expect(found.map(\.item.title) == ["Other a", "Title b", "Title a"])
+            #expect(found.map(\.firstSeen) == [later, Self.t0, Self.t0])
+            #expect(found.first?.item.tributary?.firstSeen == later)
+            #expect(try await store.items([]).isEmpty)
+            try await store.close()
+        }
+    }
+
     /// A batch is written as a whole (PostgreSQL: one statement for the new items, one for the known): an id
     /// given twice is stored once, as its last version, and a large batch keeps its order.
     @Test(arguments: StoreKind.available)

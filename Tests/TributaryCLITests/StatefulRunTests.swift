@@ -41,14 +41,15 @@ import TributaryCore
             )
         }
 
+        /// A run as `digest` makes it: the items held only as outlines, the digest read back from the store.
         func run(
             at date: Date,
             since: SinceOption? = nil,
             configuration: FeedsConfiguration? = nil,
             retryFailed: Bool = false,
             deliver: (AggregationRun.Outcome) async throws -> Void = { _ in }
-        ) async throws -> AggregationRun.Outcome {
-            let run = AggregationRun(
+        ) async throws -> DrawnRun {
+            var run = AggregationRun(
                 configuration: configuration ?? self.configuration,
                 registry: registry,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -56,13 +57,25 @@ import TributaryCore
                 since: since?.cutoffRule,
                 retryFailed: retryFailed
             )
-            return try await run.run(
+            run.holdsItems = false
+            var digest: Digest?
+            let outcome = try await run.run(
                 in: .sqlite(storeURL),
                 lockTimeout: .seconds(5),
-                progress: ProgressReporter(live: false, quiet: true, write: { _ in }),
-                deliver: deliver
-            )
+                progress: ProgressReporter(live: false, quiet: true, write: { _ in })
+            ) { outcome in
+                digest = try await outcome.digest()
+                try await deliver(outcome)
+            }
+            return DrawnRun(outcome: outcome, digest: try #require(digest))
         }
+    }
+
+    /// A run's outcome and the digest drawn from the store while it was open.
+    struct DrawnRun {
+        var outcome: AggregationRun.Outcome
+        var digest: Digest
+        var hasFailures: Bool { outcome.hasFailures }
     }
 
     static func titles(_ digest: Digest) -> [String] {
@@ -189,12 +202,13 @@ import TributaryCore
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                 now: { Self.t0.addingTimeInterval(TimeInterval(round)) }
             )
-            let outcome = try await run.run(
+            var digest: Digest?
+            _ = try await run.run(
                 in: .sqlite(workspace.url.appendingPathComponent("state.sqlite")),
                 lockTimeout: .seconds(5),
                 progress: ProgressReporter(live: false, quiet: true, write: { _ in })
-            )
-            titles.append(outcome.digest.days.flatMap(\.entries).map(\.title))
+            ) { digest = try await $0.digest() }
+            titles.append(try #require(digest).days.flatMap(\.entries).map(\.title))
         }
         #expect(titles == [["count 0"], ["count 1"], ["count 2"]])
     }

@@ -454,6 +454,70 @@ import TributaryCore
         #expect(updatedEvent == [kept])
     }
 
+    /// A run that does not hold its items keeps outlines only, and the store ends with what a run holding them
+    /// would have stored: an item saved before another source's copy joined its `also_in` is read back and saved
+    /// again with it.
+    @Test func aRunThatHoldsOnlyOutlinesStoresWhatAHoldingRunStores() async throws {
+        func run(holdingItems: Bool) async throws -> (PipelineResult, [StoredItem]) {
+            let first = ScriptedSource.healthy(
+                "first",
+                [makeItem("f1", url: "https://example.org/story"), makeItem("f2")]
+            )
+            let second = ScriptedSource(
+                "second",
+                [
+                    .sleep(.milliseconds(150)), .send(.started),
+                    .send(.items([makeItem("s1", url: "https://example.org/story?utm_source=x"), makeItem("s2")])),
+                    .send(.finished),
+                ]
+            )
+            var settings = fixedSettings()
+            settings.holdsItems = holdingItems
+            let store = InMemoryItemStore()
+            let result = try await pipeline([source(first), source(second)], settings: settings, store: store).run()
+            return (result, try await store.items())
+        }
+        let (held, heldStore) = try await run(holdingItems: true)
+        let (outlined, outlinedStore) = try await run(holdingItems: false)
+        #expect(outlined.items.isEmpty)
+        #expect(outlined.outlines == held.outlines)
+        #expect(outlined.outlines.map(\.id) == held.items.map(\.id))
+        #expect(Set(outlined.outlines.map(\.id)) == ["f1", "f2", "s2"])
+        let reference = TributaryExtension.ItemReference(
+            source: "second",
+            id: "s1",
+            url: "https://example.org/story?utm_source=x"
+        )
+        #expect(outlined.outlines.first { $0.id == "f1" }?.alsoIn == [reference])
+        #expect(outlinedStore.first { $0.item.id == "f1" }?.item.tributary?.alsoIn == [reference])
+        #expect(outlinedStore == heldStore)
+    }
+
+    /// With a run-wide limit, sources wait for a turn, and the wait is not charged to their timeout.
+    @Test func aRunWideLimitQueuesSourcesWithoutChargingTheirTimeout() async throws {
+        let sources = (0..<3).map { index in
+            source(
+                ScriptedSource(
+                    SourceID("slow-\(index)"),
+                    [
+                        .send(.started), .sleep(.milliseconds(200)), .send(.items([makeItem("i\(index)")])),
+                        .send(.finished),
+                    ]
+                ),
+                timeout: .milliseconds(450)
+            )
+        }
+        var settings = fixedSettings()
+        settings.maxConcurrentSources = 1
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await pipeline(sources, settings: settings).run()
+        // One at a time: three 200 ms sources take 600 ms at least; each ran within its 450 ms.
+        #expect(clock.now - start >= .milliseconds(600))
+        #expect(result.statuses.allSatisfy { $0.state == .succeeded }, "\(result.statuses.map(\.state))")
+        #expect(Set(result.items.map(\.id)) == ["i0", "i1", "i2"])
+    }
+
     @Test func theSourceListedFirstKeepsADuplicateEvenWhenItAnswersLast() async throws {
         // "late" is listed first but answers after "early" and "third" have delivered the same story.
         let late = ScriptedSource(

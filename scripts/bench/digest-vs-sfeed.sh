@@ -7,7 +7,8 @@
 #     sfeed_html over them;
 #   - warm: the same again with the state kept (every feed answers 304: tributary's validators, sfeed's ETag
 #     recipe from its README);
-#   - one host: tributary with all 200 feeds on 127.0.0.1 (cold), and how many of its sources failed.
+#   - one host: tributary with all 200 feeds on 127.0.0.1 (cold), and how many of its sources failed;
+#   - json: a cold `digest --format json`, the streamed path whose memory must stay flat (64 MiB at 1,000 feeds).
 # and the script prints the medians of wall time and peak memory (/usr/bin/time). Not a test: it prints numbers.
 #
 # Usage: scripts/bench/digest-vs-sfeed.sh [--rounds N] [--feeds N] [path/to/tributary]
@@ -82,7 +83,8 @@ timed() { # label, command...: appends "wall peakKiB" to $work/$label
     cat "$work/t" >>"$work/$label"
 }
 tributary() { "$binary" digest -q -c "$1" -o "$work/digest.html"; }
-export -f tributary
+tributary_json() { "$binary" digest -q -c "$1" --format json -o "$work/digest.json"; }
+export -f tributary tributary_json
 export binary
 sfeed() { sfeed_update "$work/sfeedrc" >/dev/null 2>&1; sfeed_html "$work"/sfeed/* >"$work/sfeed.html"; }
 export -f sfeed
@@ -99,6 +101,8 @@ for round in $(seq 1 "$rounds"); do
     rm -rf "$work/.tributary"
     timed tributary-one-host bash -c 'tributary "$work/one-host.json"'
     one_host_failures+=("$(grep -c 'FAILED' "$work/stderr" || true)")
+    rm -rf "$work/.tributary"
+    timed tributary-json-cold bash -c 'tributary_json "$work/spread.json"'
 done
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -110,7 +114,9 @@ report() { # label
 }
 echo "$feeds feeds x $items items over $hosts loopback hosts (nginx); medians of $rounds rounds; $binary"
 printf '%-20s %10s %12s\n' job wall "peak RSS"
-for label in tributary-cold sfeed-cold tributary-warm sfeed-warm tributary-one-host; do report "$label"; done
+for label in tributary-cold sfeed-cold tributary-warm sfeed-warm tributary-one-host tributary-json-cold; do
+    report "$label"
+done
 echo "one host: failed sources per round: ${one_host_failures[*]}"
 ratio() { # tributary label, sfeed label
     local ours theirs
@@ -120,3 +126,9 @@ ratio() { # tributary label, sfeed label
 }
 ratio tributary-cold sfeed-cold cold
 ratio tributary-warm sfeed-warm warm
+if ((feeds >= 1000)); then
+    wall="$(cut -d' ' -f1 "$work/tributary-cold" | median)"
+    peak="$(cut -d' ' -f2 "$work/tributary-json-cold" | median)"
+    awk -v w="$wall" -v p="$peak" -v n="$feeds" 'BEGIN {
+        printf "%d feeds: cold %.2f s (target 2 s for 1,000), --format json peak %d MiB (target 64 MiB)\n", n, w, p / 1024 }'
+fi

@@ -8,16 +8,7 @@
 /// Two items of one source with different ids and the same URL are both kept: the source says they differ.
 public struct Deduplicator: Sendable {
     /// An item's identity within a run: its source and its id.
-    public struct Key: Hashable, Sendable {
-        public var source: SourceID
-        public var id: String
-
-        /// Creates a key.
-        public init(source: SourceID, id: String) {
-            self.source = source
-            self.id = id
-        }
-    }
+    public typealias Key = ItemKey
 
     /// What to do with an incoming item.
     public enum Decision: Hashable, Sendable {

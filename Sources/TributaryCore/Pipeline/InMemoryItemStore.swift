@@ -3,10 +3,7 @@ public import Foundation
 /// A ``StateStore`` that keeps everything in memory, for `parse`, `--no-state` and tests. Nothing survives the
 /// process: one store is one run, so every item a source saved is current and health starts from nothing.
 public actor InMemoryItemStore: StateStore {
-    private struct Key: Hashable {
-        var source: SourceID
-        var id: String
-    }
+    private typealias Key = ItemKey
 
     private var stored: [Key: StoredItem] = [:]
     private var order: [Key] = []
@@ -47,6 +44,10 @@ public actor InMemoryItemStore: StateStore {
     }
 
     /// Every item of `source`: a store that lives for one process has no older runs to leave out.
+    public func items(_ keys: [ItemKey]) -> [StoredItem] {
+        keys.compactMap { stored[$0] }
+    }
+
     public func currentItems(from source: SourceID) -> [StoredItem] {
         order.compactMap { stored[$0] }.filter { $0.sourceID == source }
     }

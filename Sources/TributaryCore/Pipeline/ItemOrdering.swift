@@ -6,9 +6,10 @@ public import Foundation
 /// it lands among dated items where it appeared. Equal dates go by source order, then by feed order, so undated
 /// items of one source keep their feed order.
 public enum ItemOrdering {
-    /// One item with what ordering needs to know about it.
+    /// One item with what ordering needs to know about it: its outline (no content, so a run can hold every kept
+    /// item's entry) and where it came from.
     public struct Entry: Sendable, Equatable {
-        public var item: FeedItem
+        public var outline: ItemOutline
         /// When the store first saw the item.
         public var firstSeen: Date
         /// The position of its source in the pipeline's source list.
@@ -17,15 +18,25 @@ public enum ItemOrdering {
         public var arrivalIndex: Int
 
         /// Creates an entry.
-        public init(item: FeedItem, firstSeen: Date, sourceIndex: Int, arrivalIndex: Int) {
-            self.item = item
+        public init(outline: ItemOutline, firstSeen: Date, sourceIndex: Int, arrivalIndex: Int) {
+            self.outline = outline
             self.firstSeen = firstSeen
             self.sourceIndex = sourceIndex
             self.arrivalIndex = arrivalIndex
         }
 
+        /// Creates the entry of an item.
+        public init(item: FeedItem, firstSeen: Date, sourceIndex: Int, arrivalIndex: Int) {
+            self.init(
+                outline: ItemOutline(item),
+                firstSeen: firstSeen,
+                sourceIndex: sourceIndex,
+                arrivalIndex: arrivalIndex
+            )
+        }
+
         /// The date the entry sorts by.
-        public var sortDate: Date { item.datePublished ?? item.dateModified ?? firstSeen }
+        public var sortDate: Date { outline.datePublished ?? outline.dateModified ?? firstSeen }
 
         /// Where the entry stands in the digest order.
         public var position: Position {
@@ -52,7 +63,7 @@ public enum ItemOrdering {
     }
 
     /// The entries' items in digest order.
-    public static func sorted(_ entries: [Entry]) -> [FeedItem] {
-        entries.sorted(by: precedes).map(\.item)
+    public static func sorted(_ entries: [Entry]) -> [ItemOutline] {
+        entries.sorted(by: precedes).map(\.outline)
     }
 }

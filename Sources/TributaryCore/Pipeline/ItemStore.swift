@@ -22,6 +22,10 @@ public protocol ItemStore: Sendable {
     /// Every stored item, in the order first inserted.
     func items() async throws -> [StoredItem]
 
+    /// The stored items with these keys, in the order of `keys`; a key with no stored item is left out. A digest
+    /// reads its items back through this, a batch at a time, so that a run holds only outlines (``ItemOutline``).
+    func items(_ keys: [ItemKey]) async throws -> [StoredItem]
+
     /// The items from `source` that a ``SourceEvent/notModified`` serves: those its last successful run delivered,
     /// in the order first inserted.
     func currentItems(from source: SourceID) async throws -> [StoredItem]
@@ -37,4 +41,18 @@ public protocol ItemStore: Sendable {
 
     /// Records that a digest was made at `date`, for "new since last digest" flags.
     func recordDigest(at date: Date) async throws
+}
+
+extension ItemStore {
+    /// Looks the keys up among every stored item: correct for any store, but it reads them all; a store of many
+    /// items answers from an index instead.
+    public func items(_ keys: [ItemKey]) async throws -> [StoredItem] {
+        var byKey: [ItemKey: StoredItem] = [:]
+        let wanted = Set(keys)
+        for stored in try await items() {
+            let key = ItemKey(source: stored.sourceID, id: stored.item.id)
+            if wanted.contains(key) { byKey[key] = stored }
+        }
+        return keys.compactMap { byKey[$0] }
+    }
 }

@@ -62,10 +62,21 @@ public struct Pipeline: Sendable {
         let settings = settings
 
         return try await withThrowingTaskGroup(of: Void.self, returning: PipelineResult.self) { group in
+            // A run-wide turn for each source when the run has a limit; the wait for it is not charged to the
+            // source's timeout, which starts with the source.
+            let turns = settings.maxConcurrentSources.map { HostLimiter(maxConcurrentRequests: $0) }
             for (index, entry) in sources.enumerated() {
                 let timeout = entry.timeout ?? settings.defaultTimeout
                 group.addTask {
-                    let outcome = await Self.run(entry.source, index: index, timeout: timeout, into: channel)
+                    let outcome: PipelineRouter.Outcome
+                    if let turns {
+                        outcome =
+                            (try? await turns.withPermit(for: "sources") {
+                                await Self.run(entry.source, index: index, timeout: timeout, into: channel)
+                            }) ?? .cancelled
+                    } else {
+                        outcome = await Self.run(entry.source, index: index, timeout: timeout, into: channel)
+                    }
                     await channel.send(.ended(index, outcome))
                 }
             }

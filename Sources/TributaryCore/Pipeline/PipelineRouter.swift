@@ -22,6 +22,8 @@ struct PipelineRouter {
     }
 
     typealias Key = Deduplicator.Key
+    /// A kept item as the router holds it: its outline and its place in the digest order.
+    typealias Kept = ItemOrdering.Entry
     typealias Publish = @Sendable (PipelineEvent) async -> Void
 
     private let sources: [PipelineSource]
@@ -37,7 +39,11 @@ struct PipelineRouter {
     private var statuses: [SourceStatus]
     private var terminated: [Bool]
     private var deduplicator = Deduplicator()
-    private var entries: [Key: ItemOrdering.Entry] = [:]
+    /// Every kept item's outline and place: a few dozen bytes an item, whatever its content.
+    private var entries: [Key: Kept] = [:]
+    /// The kept items whole: all of them when the run holds its items (``PipelineSettings/holdsItems``), otherwise
+    /// only the current batch's, until the store has them.
+    private var held: [Key: FeedItem] = [:]
     private var keptKeys: [Set<Key>]
     private var arrivalCounters: [Int]
     /// Items of each source left out by its cap (`maxItems`, `maxItemsPerSource` or the default), for the warning.
@@ -72,7 +78,12 @@ struct PipelineRouter {
 
     /// The run's outcome so far: kept items in digest order and every status.
     func result() -> PipelineResult {
-        PipelineResult(items: ItemOrdering.sorted(Array(entries.values)), statuses: statuses)
+        let ordered = entries.sorted { $0.value.position < $1.value.position }
+        return PipelineResult(
+            items: settings.holdsItems ? ordered.map { held[$0.key] ?? $0.value.outline.placeholder } : [],
+            outlines: ordered.map(\.value.outline),
+            statuses: statuses
+        )
     }
 
     /// Handles one input: updates the run's state, writes to the store, publishes what changed.
@@ -261,10 +272,12 @@ struct PipelineRouter {
                 let key = Key(source: source.id, id: item.id)
                 guard var entry = entries[key] else { continue }
                 var updated = item
-                updated.tributary?.alsoIn = entry.item.tributary?.alsoIn ?? []
-                updated.tributary?.firstSeen = entry.item.tributary?.firstSeen
-                guard updated != entry.item else { continue }
-                entry.item = updated
+                updated.tributary?.alsoIn = entry.outline.alsoIn
+                updated.tributary?.firstSeen = entry.outline.firstSeen
+                // Without the item whole (the store has it), the store tells whether it changed.
+                if let previous = held[key], updated == previous { continue }
+                held[key] = updated
+                entry.outline = ItemOutline(updated, key: key)
                 setEntry(entry, for: key)
                 batch.markUpdated(key)
             case .duplicate(let owner):
@@ -276,11 +289,15 @@ struct PipelineRouter {
                     continue
                 }
                 let reference = TributaryExtension.ItemReference(source: source.id, id: item.id, url: item.url)
-                var tributary = entry.item.tributary ?? TributaryExtension()
-                guard !tributary.alsoIn.contains(reference) else { continue }
-                tributary.alsoIn.append(reference)
-                entry.item.tributary = tributary
+                guard !entry.outline.alsoIn.contains(reference) else { continue }
+                entry.outline.alsoIn.append(reference)
                 entries[owner] = entry
+                if var whole = held[owner] {
+                    var tributary = whole.tributary ?? TributaryExtension()
+                    tributary.alsoIn = entry.outline.alsoIn
+                    whole.tributary = tributary
+                    held[owner] = whole
+                }
                 batch.markUpdated(owner)
             }
         }
@@ -289,8 +306,8 @@ struct PipelineRouter {
         let previousCount = statuses[index].itemCount
         statuses[index].itemCount = keptKeys[index].count
 
-        let added = batch.added.compactMap { entries[$0]?.item }
-        let updated = batch.updated.compactMap { entries[$0]?.item }
+        let added = batch.added.compactMap { held[$0] ?? entries[$0]?.outline.placeholder }
+        let updated = batch.updated.compactMap { held[$0] ?? entries[$0]?.outline.placeholder }
         if !added.isEmpty { await publish(.itemsAdded(added)) }
         if !updated.isEmpty { await publish(.itemsUpdated(updated)) }
         if !batch.removed.isEmpty { await publish(.itemsRemoved(batch.removed)) }
@@ -298,6 +315,8 @@ struct PipelineRouter {
         for other in batch.touchedSources.sorted() where other != index {
             await publish(.sourceStatusChanged(statuses[other]))
         }
+        // The store holds these items now: a run that reads its digest back from the store keeps only outlines.
+        if !settings.holdsItems { held.removeAll(keepingCapacity: true) }
     }
 
     /// Whether ``keep(_:from:now:batch:)`` would keep the item under its source's `maxItems`.
@@ -305,13 +324,13 @@ struct PipelineRouter {
         guard let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap else {
             return true
         }
-        let entry = ItemOrdering.Entry(
-            item: item,
+        let entry = Kept(
+            outline: ItemOutline(item, key: Key(source: sources[index].id, id: item.id)),
             firstSeen: now,
             sourceIndex: index,
             arrivalIndex: arrivalCounters[index]
         )
-        return cap > 0 && oldestKept(by: index).map { ItemOrdering.precedes(entry, $0.entry) } == true
+        return cap > 0 && oldestKept(by: index).map { entry.position < $0.entry.position } == true
     }
 
     /// Keeps `item` in place of `owner`, another source's copy of it, moving the owner and the sources it recorded
@@ -322,8 +341,8 @@ struct PipelineRouter {
         var promoted = item
         var tributary = promoted.tributary ?? TributaryExtension()
         let references =
-            [TributaryExtension.ItemReference(source: owner.source, id: owner.id, url: displaced.item.url)]
-            + (displaced.item.tributary?.alsoIn ?? [])
+            [TributaryExtension.ItemReference(source: owner.source, id: owner.id, url: displaced.outline.url)]
+            + displaced.outline.alsoIn
         for reference in references
         where (reference.source, reference.id) != (key.source, key.id) && !tributary.alsoIn.contains(reference) {
             tributary.alsoIn.append(reference)
@@ -332,7 +351,7 @@ struct PipelineRouter {
 
         entries[owner] = nil
         keptKeys[displaced.sourceIndex].remove(owner)
-        batch.evict(owner, item: displaced.item)
+        batch.evict(owner, item: held.removeValue(forKey: owner) ?? displaced.outline.placeholder)
         deduplicator.transfer(owner, to: key)
         statuses[displaced.sourceIndex].itemCount = keptKeys[displaced.sourceIndex].count
         batch.touchedSources.insert(displaced.sourceIndex)
@@ -342,8 +361,8 @@ struct PipelineRouter {
     /// Keeps a new item, first making room under the source's `maxItems` when it is newer than the oldest kept.
     private mutating func keep(_ item: FeedItem, from index: Int, now: Date, batch: inout Batch) {
         let key = Key(source: sources[index].id, id: item.id)
-        let entry = ItemOrdering.Entry(
-            item: item,
+        let entry = Kept(
+            outline: ItemOutline(item, key: key),
             firstSeen: now,
             sourceIndex: index,
             arrivalIndex: arrivalCounters[index]
@@ -351,15 +370,16 @@ struct PipelineRouter {
         arrivalCounters[index] += 1
         if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap {
             cappedCounts[index] += 1
-            guard cap > 0, let (oldestKey, oldest) = oldestKept(by: index), ItemOrdering.precedes(entry, oldest) else {
+            guard cap > 0, let (oldestKey, oldest) = oldestKept(by: index), entry.position < oldest.position else {
                 deduplicator.forget(key)
                 return
             }
             entries[oldestKey] = nil
             keptKeys[index].remove(oldestKey)
             deduplicator.forget(oldestKey)
-            batch.evict(oldestKey, item: oldest.item)
+            batch.evict(oldestKey, item: held.removeValue(forKey: oldestKey) ?? oldest.outline.placeholder)
         }
+        held[key] = item
         setEntry(entry, for: key)
         keptKeys[index].insert(key)
         batch.markAdded(key)
@@ -367,7 +387,7 @@ struct PipelineRouter {
 
     /// Stores an entry, and when it is new or its place in the digest order changed, records that place for the
     /// source's cap.
-    private mutating func setEntry(_ entry: ItemOrdering.Entry, for key: Key) {
+    private mutating func setEntry(_ entry: Kept, for key: Key) {
         let previous = entries.updateValue(entry, forKey: key)
         let place = CapPlace(key: key, entry: entry)
         if previous.map({ CapPlace(key: key, entry: $0) }) != place { capPlaces[entry.sourceIndex].insert(place) }
@@ -376,7 +396,7 @@ struct PipelineRouter {
     /// The kept item of a source that comes last in the digest order: the one a cap lets go first. Places recorded
     /// before an item changed or left are dropped as they come up, so each lookup costs a logarithm, not a scan of
     /// every kept item (which made a flood of 680,000 items quadratic).
-    private mutating func oldestKept(by index: Int) -> (key: Key, entry: ItemOrdering.Entry)? {
+    private mutating func oldestKept(by index: Int) -> (key: Key, entry: Kept)? {
         while let place = capPlaces[index].max {
             if let entry = entries[place.key], keptKeys[index].contains(place.key),
                 CapPlace(key: place.key, entry: entry) == place
@@ -393,14 +413,27 @@ struct PipelineRouter {
         var sourceOrder: [SourceID] = []
         for key in batch.toSave where !sourceOrder.contains(key.source) { sourceOrder.append(key.source) }
         for sourceID in sourceOrder {
-            let items = batch.toSave.filter { $0.source == sourceID }.compactMap { entries[$0]?.item }
+            let keys = batch.toSave.filter { $0.source == sourceID }
+            // An item saved earlier in the run and changed since (another source's copy joined its `also_in`) is
+            // read back from the store when the run does not hold it.
+            let missing = keys.filter { held[$0] == nil && entries[$0] != nil }
+            var reread: [Key: FeedItem] = [:]
+            if !missing.isEmpty {
+                for stored in try await store.items(Array(missing)) {
+                    let key = Key(source: stored.sourceID, id: stored.item.id)
+                    if let outline = entries[key]?.outline { reread[key] = outline.completing(stored.item) }
+                }
+            }
+            let items = keys.compactMap { held[$0] ?? reread[$0] }
             let changes = try await store.save(items, from: sourceID, at: now)
             for stored in changes.all {
                 let key = Key(source: sourceID, id: stored.item.id)
                 guard var entry = entries[key] else { continue }
-                entry.item = stored.item
-                entry.item.tributary = entry.item.tributary ?? TributaryExtension()
-                entry.item.tributary?.firstSeen = stored.firstSeen
+                var item = stored.item
+                item.tributary = item.tributary ?? TributaryExtension()
+                item.tributary?.firstSeen = stored.firstSeen
+                held[key] = item
+                entry.outline = ItemOutline(item, key: key)
                 entry.firstSeen = stored.firstSeen
                 setEntry(entry, for: key)
             }

@@ -15,6 +15,15 @@ public struct PipelineSettings: Sendable {
     public var defaultTimeout: Duration
     /// The wall clock: the reference for `maxAge` and the time items are seen.
     public var now: @Sendable () -> Date
+    /// Whether the run holds every kept item whole until it ends (``PipelineResult/items``). `false` holds only
+    /// each item's outline once the store has saved the item (``PipelineResult/outlines``), for runs whose digest
+    /// reads the items back from the store: memory then stays flat in the number of items. `true` by default.
+    public var holdsItems: Bool = true
+    /// The most sources a one-shot run has going at once; the others wait for a turn, which is not charged to their
+    /// timeout. Each running source holds its response, its parser and a batch of items, so this bounds a run's
+    /// memory whatever the number of feeds. `nil` (the default) runs every source at once, as `watch` needs for
+    /// sources that never end.
+    public var maxConcurrentSources: Int?
 
     /// Creates settings; the defaults keep everything and give each source 60 seconds.
     public init(
@@ -37,6 +46,10 @@ public struct PipelineSettings: Sendable {
     /// once (a podcast's whole archive fits), few enough that a hostile feed of 700,000 tiny items cannot take
     /// gigabytes. The newest are kept and a warning names the cap and the key that raises it.
     public static let defaultMaxItemsPerSource = 5000
+
+    /// The most sources `digest` and `summary` fetch at once: enough to keep any network busy (sfeed's default is
+    /// 16, and hosts are limited further by `maxConnectionsPerHost`), few enough that memory stays flat.
+    public static let defaultMaxConcurrentSources = 64
 
     /// Creates settings from feeds.json's top-level keys (`maxAge`, `maxItemsPerSource`, `include`, `exclude`),
     /// with ``defaultMaxItemsPerSource`` when it sets no cap.

@@ -61,13 +61,118 @@ public struct AggregationRun: Sendable {
         self.retryFailed = retryFailed
     }
 
+    /// `false` to hold only each item's outline once the store has saved it, and draw the digest from the store a
+    /// batch of items at a time (``Outcome/render(with:batchSize:write:)``): memory then stays flat in the number
+    /// of feeds and items. `true` (the default) keeps every item in ``PipelineResult/items``.
+    public var holdsItems: Bool = true
+
     /// What a run produced: the pipeline's result and the digest built from it.
+    ///
+    /// The digest's entries are drawn from the run's items: the held ones, or, for a run that does not hold them,
+    /// the store, which must then still be open (inside `deliver`).
     public struct Outcome: Sendable {
         public var result: PipelineResult
-        public var digest: Digest
+        /// The digest without its entries: days, counts, sources.
+        public var outline: DigestOutline
+        let builder: DigestBuilder
+        let store: any ItemStore
+        /// The run's items by key when it held them; `nil` to read them from the store.
+        let held: [ItemKey: FeedItem]?
 
         /// Whether any source failed (exit code 1).
         public var hasFailures: Bool { result.hasFailures }
+
+        /// The whole digest, every entry drawn.
+        public func digest() async throws -> Digest {
+            let maker = builder.entryMaker(for: outline)
+            var entries = outline.days.map { _ in [Digest.Entry]() }
+            try await forEachBatch(of: .max) { dayIndex, items in entries[dayIndex] += maker.entries(for: items) }
+            return Digest(
+                title: outline.title,
+                generatedAt: outline.generatedAt,
+                generatedAtText: outline.generatedAtText,
+                generatedAtISO: outline.generatedAtISO,
+                timeZoneIdentifier: outline.timeZoneIdentifier,
+                language: outline.language,
+                sources: outline.sources,
+                days: zip(outline.days, entries).map { Digest.Day(id: $0.id, heading: $0.heading, entries: $1) }
+            )
+        }
+
+        /// Draws the digest with `renderer`, reading `batchSize` items at a time and handing each drawn part to
+        /// `write` as it is made: neither the items nor the output are ever whole in memory.
+        public func render(
+            with renderer: some StreamingRenderer,
+            batchSize: Int = 512,
+            write: ([UInt8]) throws -> Void
+        ) async throws {
+            let renderer = renderer.prepared(for: outline)
+            let maker = builder.entryMaker(for: outline)
+            var output: [UInt8] = []
+            output.reserveCapacity(1 << 16)
+            try renderer.writeStart(of: outline, into: &output)
+            var written = 0
+            var currentDay = -1
+            func enter(_ day: Int) throws {
+                while currentDay < day {
+                    if currentDay >= 0 {
+                        try renderer.writeEnd(of: outline.days[currentDay], at: currentDay, into: &output)
+                    }
+                    currentDay += 1
+                    try renderer.writeStart(of: outline.days[currentDay], at: currentDay, into: &output)
+                }
+            }
+            try await forEachBatch(of: batchSize) { dayIndex, items in
+                try enter(dayIndex)
+                let entries = maker.entries(for: items)
+                try renderer.write(entries, after: written, into: &output)
+                written += entries.count
+                try write(output)
+                output.removeAll(keepingCapacity: true)
+            }
+            try enter(outline.days.count - 1)
+            if currentDay >= 0 { try renderer.writeEnd(of: outline.days[currentDay], at: currentDay, into: &output) }
+            try renderer.writeEnd(of: outline, into: &output)
+            try write(output)
+        }
+
+        /// Hands `body` the items of every day, at most `batchSize` at a time, in digest order; the next batch is
+        /// read from the store while `body` draws the current one (the store reads on its own thread).
+        private func forEachBatch(
+            of batchSize: Int,
+            _ body: (_ dayIndex: Int, _ items: [FeedItem]) throws -> Void
+        ) async throws {
+            var batches: [(day: Int, items: ArraySlice<ItemOutline>)] = []
+            for (index, day) in outline.days.enumerated() {
+                var start = 0
+                while start < day.items.count {
+                    let end = day.items.count - start > batchSize ? start + max(1, batchSize) : day.items.count
+                    batches.append((index, day.items[start..<end]))
+                    start = end
+                }
+            }
+            guard let first = batches.first else { return }
+            var next = try await items(Array(first.items))
+            for (position, batch) in batches.enumerated() {
+                let current = next
+                let following = position + 1 < batches.count ? Array(batches[position + 1].items) : []
+                async let upcoming = items(following)
+                try body(batch.day, current)
+                next = try await upcoming
+            }
+        }
+
+        /// The whole items of these outlines, in their order, with what the run decided about each.
+        private func items(_ outlines: [ItemOutline]) async throws -> [FeedItem] {
+            guard !outlines.isEmpty else { return [] }
+            if let held { return outlines.map { held[$0.key] ?? $0.placeholder } }
+            var stored: [ItemKey: FeedItem] = [:]
+            for item in try await store.items(outlines.map(\.key)) {
+                stored[ItemKey(source: item.sourceID, id: item.item.id)] = item.item
+            }
+            // An item the store no longer has (it cannot be pruned during a run) is shown as what is known of it.
+            return outlines.map { outline in stored[outline.key].map(outline.completing) ?? outline.placeholder }
+        }
     }
 
     /// Makes every enabled source (no I/O, by rule SRC-1), runs them, builds the digest and hands it to `deliver`
@@ -99,12 +204,10 @@ public struct AggregationRun: Sendable {
             }
         )
         let previousDigestAt = try await store.lastDigestDate()
-        let pipeline = Pipeline(
-            sources: sources,
-            settings: PipelineSettings(configuration: configuration, now: now),
-            store: store,
-            logger: logger
-        )
+        var settings = PipelineSettings(configuration: configuration, now: now)
+        settings.holdsItems = holdsItems
+        settings.maxConcurrentSources = PipelineSettings.defaultMaxConcurrentSources
+        let pipeline = Pipeline(sources: sources, settings: settings, store: store, logger: logger)
         await progress.begin(sources: sources.map { ($0.source.id, $0.title) })
         let result = try await pipeline.run { event in await progress.handle(event) }
         await progress.end()
@@ -138,18 +241,28 @@ public struct AggregationRun: Sendable {
                 )
             }
         }
-        var items = result.items
+        var outlines = result.outlines
         if let cutoff = since?(generatedAt, previousDigestAt) {
-            items = items.filter { item in (item.tributary?.firstSeen).map { $0 > cutoff } ?? true }
+            outlines = outlines.filter { item in item.firstSeen.map { $0 > cutoff } ?? true }
         }
-        let digest = DigestBuilder(
+        let builder = DigestBuilder(
             title: configuration.title,
             timeZone: configuration.timeZone,
             generatedAt: generatedAt,
             previousDigestAt: previousDigestAt,
             health: health
-        ).build(items: items, statuses: result.statuses)
-        let outcome = Outcome(result: result, digest: digest)
+        )
+        var held: [ItemKey: FeedItem]?
+        if holdsItems {
+            held = Dictionary(zip(result.outlines.map(\.key), result.items), uniquingKeysWith: { first, _ in first })
+        }
+        let outcome = Outcome(
+            result: result,
+            outline: builder.outline(of: outlines, statuses: result.statuses),
+            builder: builder,
+            store: store,
+            held: held
+        )
         try await deliver(outcome)
         try await store.recordDigest(at: generatedAt)
         try await store.prune(notSeenSince: generatedAt.addingTimeInterval(-configuration.retention.timeInterval))

@@ -204,9 +204,12 @@ public struct FleetWorker: Sendable {
                 )
             )
             let source = try registry.makeSource(for: entry, context: context)
+            // The items go to the store; the worker needs only the source's status.
+            var settings = PipelineSettings(configuration: configuration, now: now)
+            settings.holdsItems = false
             let pipeline = Pipeline(
                 sources: [PipelineSource(source: source, configuration: entry)],
-                settings: PipelineSettings(configuration: configuration, now: now),
+                settings: settings,
                 store: store,
                 logger: sourceLogger
             )
