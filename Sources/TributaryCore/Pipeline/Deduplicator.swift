@@ -22,9 +22,11 @@ public struct Deduplicator: Sendable {
 
     private var kept: Set<Key> = []
     private var claims: [String: Key] = [:]
-    /// The URLs each key claimed, so that forgetting or transferring a key touches its own claims only (a scan of
-    /// every claim per item made a flood over a source's cap quadratic).
-    private var claimedBy: [Key: [String]] = [:]
+    /// The URL each key claimed first, and the few keys that claimed more (an item whose link changed within a
+    /// run), so that forgetting or transferring a key touches its own claims only (a scan of every claim per item
+    /// made a flood over a source's cap quadratic). Nearly every key claims one URL: no array for each.
+    private var claimedBy: [Key: String] = [:]
+    private var moreClaimedBy: [Key: [String]] = [:]
 
     /// Creates an empty deduplicator.
     public init() {}
@@ -49,22 +51,32 @@ public struct Deduplicator: Sendable {
     public mutating func transfer(_ old: Key, to new: Key) {
         kept.remove(old)
         kept.insert(new)
-        for url in claimedBy.removeValue(forKey: old) ?? [] where claims[url] == old {
-            claims[url] = new
-            claimedBy[new, default: []].append(url)
+        for url in releaseClaims(of: old) where claims[url] == old {
+            claims[url] = nil
+            claim(url, for: new)
         }
     }
 
     /// Forgets a kept item (one dropped by a `maxItems` cap), releasing its URLs for later items.
     public mutating func forget(_ key: Key) {
         kept.remove(key)
-        for url in claimedBy.removeValue(forKey: key) ?? [] where claims[url] == key { claims[url] = nil }
+        for url in releaseClaims(of: key) where claims[url] == key { claims[url] = nil }
     }
 
     private mutating func claim(_ url: String, for key: Key) {
         guard claims[url] == nil else { return }
         claims[url] = key
-        claimedBy[key, default: []].append(url)
+        if claimedBy[key] == nil {
+            claimedBy[key] = url
+        } else {
+            moreClaimedBy[key, default: []].append(url)
+        }
+    }
+
+    /// The URLs `key` claimed, no longer recorded as its.
+    private mutating func releaseClaims(of key: Key) -> [String] {
+        guard let first = claimedBy.removeValue(forKey: key) else { return [] }
+        return [first] + (moreClaimedBy.removeValue(forKey: key) ?? [])
     }
 
     /// The canonical form of the item's `url`, else of its `external_url`.

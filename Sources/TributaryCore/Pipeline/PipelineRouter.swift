@@ -40,11 +40,11 @@ struct PipelineRouter {
     private var terminated: [Bool]
     private var deduplicator = Deduplicator()
     /// Every kept item's outline and place: a few dozen bytes an item, whatever its content.
-    private var entries: [Key: Kept] = [:]
+    private var entries = KeptItems()
     /// The kept items whole: all of them when the run holds its items (``PipelineSettings/holdsItems``), otherwise
     /// only the current batch's, until the store has them.
     private var held: [Key: FeedItem] = [:]
-    private var keptKeys: [Set<Key>]
+    private var keptCounts: [Int]
     private var arrivalCounters: [Int]
     /// Items of each source left out by its cap (`maxItems`, `maxItemsPerSource` or the default), for the warning.
     private var cappedCounts: [Int]
@@ -68,7 +68,7 @@ struct PipelineRouter {
         startedAt = clock.now
         statuses = sources.map { SourceStatus(sourceID: $0.id, kind: $0.kind, title: $0.title) }
         terminated = Array(repeating: false, count: sources.count)
-        keptKeys = Array(repeating: [], count: sources.count)
+        keptCounts = Array(repeating: 0, count: sources.count)
         arrivalCounters = Array(repeating: 0, count: sources.count)
         cappedCounts = Array(repeating: 0, count: sources.count)
         unreportedWarnings = Array(repeating: 0, count: sources.count)
@@ -78,10 +78,10 @@ struct PipelineRouter {
 
     /// The run's outcome so far: kept items in digest order and every status.
     func result() -> PipelineResult {
-        let ordered = entries.sorted { $0.value.position < $1.value.position }
+        let outlines = entries.outlinesInDigestOrder()
         return PipelineResult(
-            items: settings.holdsItems ? ordered.map { held[$0.key] ?? $0.value.outline.placeholder } : [],
-            outlines: ordered.map(\.value.outline),
+            items: settings.holdsItems ? outlines.map { held[$0.key] ?? $0.placeholder } : [],
+            outlines: outlines,
             statuses: statuses
         )
     }
@@ -304,7 +304,7 @@ struct PipelineRouter {
 
         if storedFirstSeen == nil { try await save(batch, at: now) }
         let previousCount = statuses[index].itemCount
-        statuses[index].itemCount = keptKeys[index].count
+        statuses[index].itemCount = keptCounts[index]
 
         let added = batch.added.compactMap { held[$0] ?? entries[$0]?.outline.placeholder }
         let updated = batch.updated.compactMap { held[$0] ?? entries[$0]?.outline.placeholder }
@@ -321,7 +321,7 @@ struct PipelineRouter {
 
     /// Whether ``keep(_:from:now:batch:)`` would keep the item under its source's `maxItems`.
     private mutating func canKeep(_ item: FeedItem, from index: Int, now: Date) -> Bool {
-        guard let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap else {
+        guard let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptCounts[index] >= cap else {
             return true
         }
         let entry = Kept(
@@ -350,10 +350,10 @@ struct PipelineRouter {
         promoted.tributary = tributary
 
         entries[owner] = nil
-        keptKeys[displaced.sourceIndex].remove(owner)
+        keptCounts[displaced.sourceIndex] -= 1
         batch.evict(owner, item: held.removeValue(forKey: owner) ?? displaced.outline.placeholder)
         deduplicator.transfer(owner, to: key)
-        statuses[displaced.sourceIndex].itemCount = keptKeys[displaced.sourceIndex].count
+        statuses[displaced.sourceIndex].itemCount = keptCounts[displaced.sourceIndex]
         batch.touchedSources.insert(displaced.sourceIndex)
         keep(promoted, from: index, now: now, batch: &batch)
     }
@@ -368,20 +368,20 @@ struct PipelineRouter {
             arrivalIndex: arrivalCounters[index]
         )
         arrivalCounters[index] += 1
-        if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptKeys[index].count >= cap {
+        if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptCounts[index] >= cap {
             cappedCounts[index] += 1
             guard cap > 0, let (oldestKey, oldest) = oldestKept(by: index), entry.position < oldest.position else {
                 deduplicator.forget(key)
                 return
             }
             entries[oldestKey] = nil
-            keptKeys[index].remove(oldestKey)
+            keptCounts[index] -= 1
             deduplicator.forget(oldestKey)
             batch.evict(oldestKey, item: held.removeValue(forKey: oldestKey) ?? oldest.outline.placeholder)
         }
         held[key] = item
         setEntry(entry, for: key)
-        keptKeys[index].insert(key)
+        keptCounts[index] += 1
         batch.markAdded(key)
     }
 
@@ -398,7 +398,7 @@ struct PipelineRouter {
     /// every kept item (which made a flood of 680,000 items quadratic).
     private mutating func oldestKept(by index: Int) -> (key: Key, entry: Kept)? {
         while let place = capPlaces[index].max {
-            if let entry = entries[place.key], keptKeys[index].contains(place.key),
+            if let entry = entries[place.key], entry.sourceIndex == index,
                 CapPlace(key: place.key, entry: entry) == place
             {
                 return (place.key, entry)
@@ -500,4 +500,49 @@ private struct CapPlace: Comparable {
     }
 
     static func < (lhs: CapPlace, rhs: CapPlace) -> Bool { lhs.position < rhs.position }
+}
+
+/// The kept items' entries by key, compact: the entries side by side in one array (a slot an item, slots of items
+/// let go reused) and a dictionary from key to slot. A dictionary of the entries themselves reserves room for up to
+/// twice as many entries as it holds; here only the small slot numbers pay that.
+private struct KeptItems {
+    private var slots: [ItemOrdering.Entry] = []
+    private var slotOfKey: [ItemKey: Int32] = [:]
+    private var freeSlots: [Int32] = []
+
+    subscript(key: ItemKey) -> ItemOrdering.Entry? {
+        get { slotOfKey[key].map { slots[Int($0)] } }
+        set {
+            if let newValue {
+                if let slot = slotOfKey[key] {
+                    slots[Int(slot)] = newValue
+                } else if let slot = freeSlots.popLast() {
+                    slots[Int(slot)] = newValue
+                    slotOfKey[key] = slot
+                } else {
+                    slotOfKey[key] = Int32(slots.count)
+                    slots.append(newValue)
+                }
+            } else if let slot = slotOfKey.removeValue(forKey: key) {
+                freeSlots.append(slot)
+            }
+        }
+    }
+
+    /// Sets the entry of `key` and returns the one it replaces.
+    mutating func updateValue(_ entry: ItemOrdering.Entry, forKey key: ItemKey) -> ItemOrdering.Entry? {
+        let previous = self[key]
+        self[key] = entry
+        return previous
+    }
+
+    /// The kept items' outlines in digest order (``ItemOrdering/Position``), sorting small places rather than the
+    /// entries themselves.
+    func outlinesInDigestOrder() -> [ItemOutline] {
+        var places: [(position: ItemOrdering.Position, slot: Int32)] = []
+        places.reserveCapacity(slotOfKey.count)
+        for slot in slotOfKey.values { places.append((slots[Int(slot)].position, slot)) }
+        places.sort { $0.position < $1.position }
+        return places.map { slots[Int($0.slot)].outline }
+    }
 }
