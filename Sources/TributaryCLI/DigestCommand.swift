@@ -54,7 +54,7 @@ struct DigestCommand: AsyncParsableCommand {
         let destination = try resolveDestination(configuration)
         let htmlTemplate = try loadTemplate(configuration)
 
-        let run = AggregationRun(
+        var run = AggregationRun(
             configuration: configuration,
             registry: registry,
             options: options,
@@ -68,6 +68,9 @@ struct DigestCommand: AsyncParsableCommand {
             color: toStandardOutput && Terminal.allowsColor(on: 1),
             template: htmlTemplate
         )
+        // Text, Markdown and JSON are drawn a batch at a time from the store (memory flat in the number of items);
+        // the HTML page is drawn whole, so its run keeps the items whole rather than reading them back.
+        run.holdsItems = !(renderer is any StreamingRenderer)
         // The digest is written before the state records it as shown (see AggregationRun.run).
         let outcome = try await run.run(
             in: try state.location(for: configuration),

@@ -32,6 +32,29 @@ import Glibc
         #expect(try workspace.files() == ["digest.html"])
     }
 
+    /// A digest streamed a part at a time: readers see the old file until the writer commits, then the whole new
+    /// one; a writer that gives up leaves the old file and no temporary file behind.
+    @Test func aStreamedFileReplacesTheOldOneOnlyWhenCommitted() throws {
+        let workspace = try Workspace()
+        let target = workspace.url.appendingPathComponent("digest.json").path
+        try OutputFile.write(Data("old".utf8), to: target)
+
+        let abandoned = try OutputFile.Writer(path: target)
+        try abandoned.write(Array("half of a".utf8))
+        abandoned.discard()
+        #expect(try workspace.read("digest.json") == "old")
+        #expect(try workspace.files() == ["digest.json"])
+
+        let writer = try OutputFile.Writer(path: target)
+        for part in ["{\"items\":[", "1,", "2", "]}"] {
+            try writer.write(Array(part.utf8))
+            #expect(try workspace.read("digest.json") == "old", "a reader saw a part before the commit")
+        }
+        try writer.commit()
+        #expect(try workspace.read("digest.json") == #"{"items":[1,2]}"#)
+        #expect(try workspace.files() == ["digest.json"])
+    }
+
     @Test func aSymbolicLinkIsFollowedAndStaysALink() throws {
         let workspace = try Workspace()
         try FileManager.default.createDirectory(

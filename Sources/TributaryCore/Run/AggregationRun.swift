@@ -76,8 +76,9 @@ public struct AggregationRun: Sendable {
         public var outline: DigestOutline
         let builder: DigestBuilder
         let store: any ItemStore
-        /// The run's items by key when it held them; `nil` to read them from the store.
-        let held: [ItemKey: FeedItem]?
+        /// Where each held item is in ``PipelineResult/items``, when the run held its items; `nil` to read them
+        /// from the store.
+        let held: [ItemKey: Int]?
 
         /// Whether any source failed (exit code 1).
         public var hasFailures: Bool { result.hasFailures }
@@ -165,7 +166,9 @@ public struct AggregationRun: Sendable {
         /// The whole items of these outlines, in their order, with what the run decided about each.
         private func items(_ outlines: [ItemOutline]) async throws -> [FeedItem] {
             guard !outlines.isEmpty else { return [] }
-            if let held { return outlines.map { held[$0.key] ?? $0.placeholder } }
+            if let held {
+                return outlines.map { outline in held[outline.key].map { result.items[$0] } ?? outline.placeholder }
+            }
             var stored: [ItemKey: FeedItem] = [:]
             for item in try await store.items(outlines.map(\.key)) {
                 stored[ItemKey(source: item.sourceID, id: item.item.id)] = item.item
@@ -252,9 +255,12 @@ public struct AggregationRun: Sendable {
             previousDigestAt: previousDigestAt,
             health: health
         )
-        var held: [ItemKey: FeedItem]?
+        var held: [ItemKey: Int]?
         if holdsItems {
-            held = Dictionary(zip(result.outlines.map(\.key), result.items), uniquingKeysWith: { first, _ in first })
+            held = Dictionary(
+                zip(result.outlines.map(\.key), result.items.indices),
+                uniquingKeysWith: { first, _ in first }
+            )
         }
         let outcome = Outcome(
             result: result,
