@@ -46,7 +46,9 @@ enum ElementKind: UInt8 {
         case "":
             if atomWithoutNamespace { return atom(localName) ?? .other }
             return rss(localName) ?? .other
-        case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2",
+        case _ where rss090Namespaces.contains(namespace.lowercased()):
+            return rss(localName) ?? .other
+        case "http://purl.org/rss/1.0/", "http://backend.userland.com/rss2",
             "http://backend.userland.com/rss", "http://blogs.law.harvard.edu/tech/rss",
             "http://purl.org/rss/1.0/modules/rss091#":
             return rss(localName) ?? .other
@@ -126,6 +128,11 @@ enum ElementKind: UInt8 {
         }
     }
 
+    /// RSS 0.90's namespace, as Netscape published it and as some of its feeds wrote it (`channel.netscape.com`).
+    static let rss090Namespaces: Set<String> = [
+        "http://my.netscape.com/rdf/simple/0.9/", "http://channel.netscape.com/rdf/simple/0.9/",
+    ]
+
     /// The namespaces of Atom's drafts before 0.3 (Echo, Pie, Necho), read as Atom 0.3 as feedparser does.
     static let preAtom03Namespaces: Set<String> = [
         "http://example.com/newformat#", "http://example.com/necho", "http://purl.org/echo/", "uri/of/echo/namespace#",
@@ -164,6 +171,9 @@ enum ElementKind: UInt8 {
         case "fullitem": .fullitem
         case "copyright": .rights
         case "body": .xhtmlBody
+        // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
+        // reads them wherever they are.
+        case "updated", "modified": .atomUpdated
         default: nil
         }
     }

@@ -15,9 +15,12 @@ extension FeedSAXHandler {
         let inChannel = parent == .channel || parent == .atomFeed
         switch kind {
         case .channel where format == .rss10:
-            if namespace.map({ String(cString: $0) }) == "http://my.netscape.com/rdf/simple/0.9/" { format = .rss090 }
-        case .item where parent == .channel || parent == .rdf || parent == .rss,
-            .atomEntry where parent == .atomFeed:
+            if let namespace, ElementKind.rss090Namespaces.contains(String(cString: namespace).lowercased()) {
+                format = .rss090
+            }
+        case .item where parent != .image && parent != .textInput, .atomEntry:
+            // Wherever it is, as feedparser reads it: an element left open before the items (an unclosed
+            // `<itunes:category>`) does not hide them.
             // A builder left by an item that never ended is replaced; one that ``completeItem()`` put there is new.
             if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
             itemIsNew = false

@@ -29,7 +29,8 @@ extension FeedSAXHandler {
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
             .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit:
-            guard direct else { return }
+            // Categories may come in a wrapper no module defines (`<categories><category>`), read as feedparser does.
+            guard direct || (kind == .category && parent == .other) else { return }
             if kind == .guid {
                 item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
             } else if kind == .source {
@@ -60,8 +61,19 @@ extension FeedSAXHandler {
             )
             switch rel {
             case "alternate":
-                if item.alternateLink == nil { item.alternateLink = resolved }
+                // The entry's address is its last alternate link to a web page (no type, or an HTML one), as
+                // feedparser reads it (one with an unsafe scheme, dropped later, does not count); an alternate of
+                // another type (a PDF) is only kept as a last resort.
+                guard FeedItem.isSafeLink(resolved) else { break }
+                if !attributes.has("type") || attributes.has("type", equalTo: "text/html")
+                    || attributes.has("type", equalTo: "application/xhtml+xml")
+                {
+                    item.alternateLink = resolved
+                } else if item.firstAtomLink == nil {
+                    item.firstAtomLink = resolved
+                }
             case "enclosure":
+                guard !Self.trimmed(href).isEmpty else { break }  // `href=""` names no file
                 item.addAttachment(
                     FeedItem.Attachment(
                         url: resolved,
@@ -100,7 +112,8 @@ extension FeedSAXHandler {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
             }
         case .enclosure where direct:
-            guard let url = attributes.value("url") else { return }
+            // `url=""` names no file: resolved, it would be the feed's own address.
+            guard let url = attributes.value("url"), !Self.trimmed(url).isEmpty else { return }
             item.addAttachment(
                 FeedItem.Attachment(
                     url: resolve(url, baseCount: baseCount),
@@ -125,7 +138,8 @@ extension FeedSAXHandler {
         case .mediaKeywords where inMedia:
             beginCapture(.itunesKeywords, scope: .item, depth: depth, type: .text)
         case .mediaDescription where inMedia, .itunesSubtitle where direct:
-            // A podcast episode's or a video's description, read when the item has no other.
+            // A podcast episode's or a video's description, the item's text when it has no other (no description,
+            // summary or content).
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .itunesCategory where direct || parent == .itunesCategory:
             if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &item.tags) }
@@ -204,7 +218,9 @@ extension FeedSAXHandler {
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
         case .itunesSubtitle, .mediaDescription:
-            if item.description == nil { item.description = rawText(.html(unescapingTwice: true, links: linkBase())) }
+            if item.mediaDescription == nil {
+                item.mediaDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
+            }
         case .contentEncoded:
             item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
         case .rights:
@@ -238,9 +254,10 @@ extension FeedSAXHandler {
             if let value = trimmedRawText(.verbatim) { item.atomID = value }
             item.resolvedID = resolvedIdentifier()
         case .pubDate, .atomPublished:
-            if item.published == nil { item.published = parseDate() }
+            // Of several, the last readable one wins, as in feedparser (Atom 0.3's `issued` then `published`).
+            item.published = parseDate() ?? item.published
         case .dcDate:
-            if item.dcDate == nil { item.dcDate = parseDate() }
+            item.dcDate = parseDate() ?? item.dcDate
         case .atomUpdated:
             item.updated = parseDate()
         case .author:

@@ -49,6 +49,10 @@ extension FeedSAXHandler {
     func error(_ error: UnsafePointer<xmlError>, context errorContext: xmlParserCtxtPtr) {
         let value = error.pointee
         switch xmlParserErrors(UInt32(bitPattern: value.code)) {
+        case XML_ERR_HYPHEN_IN_COMMENT:
+            // `<!-- ---- -->`: XML forbids `--` inside a comment, but nothing a comment holds is read, so nothing
+            // is lost and there is nothing to warn about (feedparser does not either).
+            return
         case XML_ERR_TAG_NAME_MISMATCH:
             if tributary_xml_is_open_element(errorContext, value.str2) == 0,
                 tributary_xml_keep_element_open(errorContext) != 0
