@@ -15,6 +15,15 @@ struct Attributes {
         return nil
     }
 
+    /// The value of the namespace-less attribute `name` written in any case (CDF's `HREF`), or `nil`.
+    func value(anyCase name: StaticString) -> String? {
+        guard let pointer else { return nil }
+        for index in 0..<count where pointer[index * 5 + 2] == nil {
+            if let local = pointer[index * 5], Self.equalsIgnoringCase(local, name) { return value(at: index) }
+        }
+        return nil
+    }
+
     /// Whether the namespace-less attribute `name` is present, found without building a `String`.
     func has(_ name: StaticString) -> Bool {
         guard let pointer else { return false }

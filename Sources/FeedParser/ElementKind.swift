@@ -171,6 +171,7 @@ enum ElementKind: UInt8 {
         case "fullitem": .fullitem
         case "copyright": .rights
         case "body": .xhtmlBody
+        case "abstract": .description  // CDF's description
         // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
         // reads them wherever they are.
         case "updated", "modified": .atomUpdated

@@ -28,6 +28,9 @@ extension FeedSAXHandler {
             itemDepth = depth
             item.language = currentLanguage
             if kind == .item { readRDFAbout(attributes) }
+            if format == .cdf, attributes.count > 0 {
+                readCDFItemAttributes(attributes, baseCount: stack[depth].baseCount)
+            }
         case .url where parent == .image, .title where parent == .image, .link where parent == .image,
             .description where parent == .image, .width where parent == .image, .height where parent == .image:
             beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
@@ -56,12 +59,15 @@ extension FeedSAXHandler {
                 }
             }
             if kind == .link { captureAttribute = attributes.value("href") }  // <link href="..."/>, Atom's form
+            if kind == .category { captureAttribute = attributes.value("domain") }
             beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
         case .itunesName where parent == .itunesOwner, .itunesEmail where parent == .itunesOwner:
             beginCapture(kind, scope: .channel, depth: depth, type: .text)
         case .atomCategory where inChannel:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                Self.addTag(Self.attributeText(term), to: &channelTags)
+                let tag = Self.attributeText(term)
+                Self.addTag(tag, to: &channelTags)
+                addChannelCategory(tag, scheme: attributes.value("scheme"), label: attributes.value("label"))
             } else {
                 beginCapture(.category, scope: .channel, depth: depth, type: .text)
             }
@@ -132,7 +138,9 @@ extension FeedSAXHandler {
                 channelResolvedID = resolvedIdentifier()
             }
         case .category, .dcSubject:
-            Self.addTag(FeedText.plainText(text.bytes), to: &channelTags)
+            let tag = FeedText.plainText(text.bytes)
+            Self.addTag(tag, to: &channelTags)
+            if kind == .category { addChannelCategory(tag, scheme: captureAttribute, label: nil) }
         case .itunesKeywords:
             Self.addKeywords(FeedText.plainText(text.bytes), to: &channelTags)
         case .description, .dcDescription, .atomSubtitle, .itunesSummary:
@@ -189,6 +197,25 @@ extension FeedSAXHandler {
         default:
             break
         }
+    }
+
+    /// A CDF `<ITEM>`'s address (`HREF`) and date (`LASTMOD`, its modification date), read from its attributes.
+    func readCDFItemAttributes(_ attributes: Attributes, baseCount: Int) {
+        if let href = Self.nonBlank(attributes.value(anyCase: "href")) {
+            item.alternateLink = resolve(href, baseCount: baseCount)
+        }
+        if let lastModified = attributes.value(anyCase: "lastmod") {
+            item.updated = FeedDate.parse(lastModified)
+        }
+    }
+
+    /// Keeps a channel category with its scheme and label (blank ones are none); an empty term is no category.
+    func addChannelCategory(_ term: String, scheme: String?, label: String?) {
+        let term = Self.trimmed(term)
+        guard !term.isEmpty else { return }
+        channelCategories.append(
+            TributaryExtension.Category(term: term, scheme: Self.nonBlank(scheme), label: Self.nonBlank(label))
+        )
     }
 
     /// The captured HTML or XHTML of a feed's description or rights, sanitized, when it holds markup or references

@@ -119,6 +119,8 @@ final class FeedSAXHandler {
     var channelITunesSubtitle: String?
     var channelID: String?
     var channelTags: [String] = []
+    /// The channel's categories with their scheme and label (``FeedMetadata/categories``).
+    var channelCategories: [TributaryExtension.Category] = []
 
     // Element state.
     @exclusivity(unchecked) var stack: [Frame] = []
@@ -222,7 +224,8 @@ final class FeedSAXHandler {
             publisher: channelPublisher,
             favicon: channelFavicon.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
             published: channelPublished,
-            extras: channelExtras
+            extras: channelExtras,
+            categories: channelCategories
         )
     }
 

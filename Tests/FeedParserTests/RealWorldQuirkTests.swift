@@ -117,3 +117,39 @@ extension RealWorldQuirkTests {
         #expect(items[0].attachments.isEmpty)
     }
 }
+
+extension RealWorldQuirkTests {
+    @Test func channelCategoriesKeepTheirDomain() throws {
+        let metadata = try #require(try FixtureSupport.parseFixture("rss-channel-category-domain.xml").metadata)
+        #expect(metadata.tags == ["Computers/Software/Internet", "Plain"])
+        #expect(
+            metadata.categories == [
+                TributaryExtension.Category(term: "Computers/Software/Internet", scheme: "http://www.dmoz.org"),
+                TributaryExtension.Category(term: "Plain"),
+            ]
+        )
+        let extensions = metadata.makeJSONFeed().extensions["_tributary"]
+        guard case .object(let tributary)? = extensions, case .array(let categories)? = tributary["categories"] else {
+            Issue.record("no _tributary.categories in \(String(describing: extensions))")
+            return
+        }
+        #expect(categories.count == 2)
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func aCDFChannelIsAFeed() throws {
+        let result = try FixtureSupport.parseFixture("cdf-channel.xml")
+        let metadata = try #require(result.metadata)
+        #expect(metadata.format == .cdf)
+        #expect(metadata.title == "Example feed")
+        #expect(metadata.link == "http://www.example.org/")
+        #expect(metadata.description == "Example description")
+        #expect(metadata.updated == (try date("2004-04-07T04:05:43Z")))
+        try #require(result.items.count == 1)
+        #expect(result.items[0].title == "Example item")
+        #expect(result.items[0].url == "http://www.example.org/item")
+        #expect(result.items[0].contentHTML == "Item description")
+        #expect(result.items[0].datePublished == (try date("2004-04-07T04:05:43Z")))
+    }
+}
