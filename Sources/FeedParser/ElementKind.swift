@@ -104,6 +104,9 @@ enum ElementKind: UInt8 {
             case "poslist": return .gmlPosList
             default: return .other
             }
+        case "http://rssnamespace.org/feedburner/ext/1.0":
+            // FeedBurner's note to a person who opens the feed in a browser: what feedparser calls `info`.
+            return localName == "browserfriendly" ? .atomInfo : .other
         case "http://wellformedweb.org/commentapi/":
             return localName == "commentrss" ? .wfwCommentRSS : .other
         case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":

@@ -153,3 +153,17 @@ extension RealWorldQuirkTests {
         #expect(result.items[0].datePublished == (try date("2004-04-07T04:05:43Z")))
     }
 }
+
+extension RealWorldQuirkTests {
+    @Test func anExternalEntitySetInTheDoctypeIsNoWarning() throws {
+        let result = try FixtureSupport.parseFixture("rss10-doctype-external-entity-set.xml")
+        #expect(result.warnings.isEmpty)
+        #expect(result.metadata?.title == "Café")
+        #expect(result.items.map(\.title) == ["Crème brûlée"])
+    }
+
+    @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {
+        let metadata = try #require(try FixtureSupport.parseFixture("rss-feedburner-browser-friendly.xml").metadata)
+        #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")
+    }
+}
