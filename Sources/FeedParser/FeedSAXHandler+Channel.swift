@@ -84,8 +84,15 @@ extension FeedSAXHandler {
             if rel == "self" {
                 channelFeedURL = channelFeedURL ?? resolved
             } else if rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {
-                if channelLink == nil || attributes.value("type").map({ $0.contains("html") }) == true {
-                    channelLink = channelLink ?? resolved
+                // The feed's home page is its last alternate web page (no type, or an HTML one), as feedparser reads
+                // it; an alternate of another type (the RSS version of the feed) only when there is no other.
+                let isWebPage =
+                    !attributes.has("type") || attributes.has("type", equalTo: "text/html")
+                    || attributes.has("type", equalTo: "application/xhtml+xml")
+                if isWebPage, FeedItem.isSafeLink(resolved) {
+                    channelLink = resolved
+                } else if channelLink == nil {
+                    channelLink = resolved
                 }
             }
         case .atomAuthor where inChannel, .atomContributor where inChannel:
@@ -106,7 +113,8 @@ extension FeedSAXHandler {
     func finishChannelField(_ kind: ElementKind) {
         switch kind {
         case .title, .atomTitle:
-            channelTitle = plainTitle()
+            // The first title with text wins, as in feedparser.
+            if channelTitle?.isEmpty ?? true { channelTitle = plainTitle() }
         case .dcTitle:
             if channelTitle == nil { channelTitle = plainTitle() }
         case .link:

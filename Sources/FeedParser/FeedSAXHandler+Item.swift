@@ -111,7 +111,7 @@ extension FeedSAXHandler {
             } else {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
             }
-        case .enclosure where direct:
+        case .enclosure where inMedia:  // also inside a `media:group`, as feedparser reads it
             // `url=""` names no file: resolved, it would be the feed's own address.
             guard let url = attributes.value("url"), !Self.trimmed(url).isEmpty else { return }
             item.addAttachment(
@@ -203,16 +203,23 @@ extension FeedSAXHandler {
         guard inItem else { return }
         switch kind {
         case .title, .atomTitle:
-            item.title = rawText(.plainText(markup: captureType != .text))
+            // The first title with text wins, as in feedparser (a second `<title>` from a plugin does not replace it).
+            if item.title == nil || item.titleIsBlank {
+                item.titleIsBlank = !text.bytes.contains { $0 > 0x20 }
+                item.title = rawText(.plainText(markup: captureType != .text))
+            }
         case .dcTitle:
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .link:
-            // The last non-empty link wins, as in feedparser; `<link href="..."/>` counts as its href.
+            // The last non-empty link wins, as in feedparser, an Atom alternate link before it too; `<link href="..."/>`
+            // counts as its href.
             let reading = RawText.Reading.url(RawText.LinkBase(base: urlBase(captureBaseCount)))
             if let link = trimmedRawText(reading) {
                 item.link = link
+                item.alternateLink = nil
             } else if let href = captureAttribute, !Self.trimmed(href).isEmpty {
                 item.link = Array(href.utf8).withUnsafeBufferPointer { item.keep($0, as: reading) }
+                item.alternateLink = nil
             }
         case .description, .dcDescription, .itunesSummary:
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).

@@ -19,6 +19,8 @@ struct ItemBuilder {
     var alternateLink: String?
     var firstAtomLink: String?
     var title: RawText?
+    /// Whether ``title`` is only white space (then a later title replaces it).
+    var titleIsBlank = false
     /// Atom `rights`, `dc:rights`.
     var rights: RawText?
     /// `media:title`, the title of a video item that has no `title` of its own.

@@ -167,3 +167,20 @@ extension RealWorldQuirkTests {
         #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")
     }
 }
+
+extension RealWorldQuirkTests {
+    @Test func aFeedsHomePageIsAnAlternateWebPageBeforeAnotherType() throws {
+        let result = try FixtureSupport.parseFixture("atom-feed-alternate-rss-before-home-page.xml")
+        #expect(result.metadata?.link == "https://home.example/")
+        #expect(result.metadata?.feedURL == "https://home.example/atom")
+    }
+
+    @Test func theFirstTitleWinsTheLastLinkWinsAndAGroupedEnclosureIsRead() throws {
+        let result = try FixtureSupport.parseFixture("rss-second-title-and-late-link.xml")
+        #expect(result.metadata?.title == "The feed")
+        try #require(result.items.count == 1)
+        #expect(result.items[0].title == "The item")
+        #expect(result.items[0].url == "https://plugin.example/item")
+        #expect(result.items[0].attachments.map(\.url) == ["https://plugin.example/item.mp3"])
+    }
+}
