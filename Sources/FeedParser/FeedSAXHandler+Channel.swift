@@ -73,7 +73,11 @@ extension FeedSAXHandler {
             }
         case .itunesCategory where inChannel || parent == .itunesCategory:
             // Nested categories (`Technology` > `Gadgets`) are each a tag, as feedparser reads them.
-            if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &channelTags) }
+            if let name = attributes.value("text") {
+                let tag = Self.attributeText(name)
+                Self.addTag(tag, to: &channelTags)
+                addChannelCategory(tag, scheme: Self.iTunesCategoryScheme, label: nil)
+            }
         case .atomLink where inChannel:
             let rel = attributes.value("rel") ?? "alternate"
             guard let href = attributes.value("href") ?? attributes.value("url") else { return }

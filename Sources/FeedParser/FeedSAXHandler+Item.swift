@@ -142,7 +142,11 @@ extension FeedSAXHandler {
             // summary or content).
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .itunesCategory where direct || parent == .itunesCategory:
-            if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &item.tags) }
+            if let name = attributes.value("text") {
+                let tag = Self.attributeText(name)
+                Self.addTag(tag, to: &item.tags)
+                item.addCategory(tag, scheme: Self.iTunesCategoryScheme, label: nil)
+            }
         case .mediaTitle where inMedia:
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .mediaThumbnail where inMedia:
@@ -311,6 +315,9 @@ extension FeedSAXHandler {
             break
         }
     }
+
+    /// The scheme of an iTunes category: Apple's list of podcast categories, named by the URI feedparser gives it.
+    static let iTunesCategoryScheme = "http://www.itunes.com/"
 
     /// Reads RSS's `jane@example.com (Jane Doe)`, `Jane Doe (jane@example.com)`, `Jane Doe <jane@example.com>`, a
     /// bare name or a bare address, as feedparser does: the first word that is an address (`mailto:` dropped) is

@@ -184,3 +184,25 @@ extension RealWorldQuirkTests {
         #expect(result.items[0].attachments.map(\.url) == ["https://plugin.example/item.mp3"])
     }
 }
+
+extension RealWorldQuirkTests {
+    @Test func iTunesCategoriesCarryTheITunesScheme() throws {
+        let result = try FixtureSupport.parseFixture("itunes-categories-scheme.xml")
+        let itunes = "http://www.itunes.com/"
+        #expect(result.metadata?.tags == ["Technology", "Gadgets"])
+        #expect(
+            result.metadata?.categories == [
+                TributaryExtension.Category(term: "Technology", scheme: itunes),
+                TributaryExtension.Category(term: "Gadgets", scheme: itunes),
+            ]
+        )
+        try #require(result.items.count == 1)
+        #expect(result.items[0].tags == ["TV & Film", "Reviews"])
+        #expect(
+            result.items[0].tributary?.categories == [
+                TributaryExtension.Category(term: "TV & Film", scheme: itunes),
+                TributaryExtension.Category(term: "Reviews"),
+            ]
+        )
+    }
+}
