@@ -15,6 +15,15 @@ struct Attributes {
         return nil
     }
 
+    /// The value of the namespace-less attribute `name` written in any case (CDF's `HREF`), or `nil`.
+    func value(anyCase name: StaticString) -> String? {
+        guard let pointer else { return nil }
+        for index in 0..<count where pointer[index * 5 + 2] == nil {
+            if let local = pointer[index * 5], Self.equalsIgnoringCase(local, name) { return value(at: index) }
+        }
+        return nil
+    }
+
     /// Whether the namespace-less attribute `name` is present, found without building a `String`.
     func has(_ name: StaticString) -> Bool {
         guard let pointer else { return false }
@@ -24,13 +33,15 @@ struct Attributes {
         return false
     }
 
-    /// Whether the namespace-less attribute `name` is present with the value `value` (ASCII case-insensitively),
-    /// compared without building a `String`.
+    /// Whether the namespace-less attribute `name` is present with the value `value`, both compared ASCII
+    /// case-insensitively (feeds write `isPermalink="false"`, and feedparser reads attribute names so), without
+    /// building a `String`.
     func has(_ name: StaticString, equalTo value: StaticString) -> Bool {
         guard let pointer else { return false }
         for index in 0..<count where pointer[index * 5 + 2] == nil {
-            guard let local = pointer[index * 5], Self.equals(local, name), let start = pointer[index * 5 + 3],
-                let end = pointer[index * 5 + 4], end - start == value.utf8CodeUnitCount
+            guard let local = pointer[index * 5], Self.equalsIgnoringCase(local, name),
+                let start = pointer[index * 5 + 3], let end = pointer[index * 5 + 4],
+                end - start == value.utf8CodeUnitCount
             else { continue }
             let expected = value.utf8Start
             return (0..<value.utf8CodeUnitCount).allSatisfy { start[$0] | 0x20 == expected[$0] | 0x20 }
@@ -97,6 +108,14 @@ struct Attributes {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``equals(_:_:)`` for an ASCII `name`, letters compared without regard to case.
+    private static func equalsIgnoringCase(_ pointer: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        let bytes = name.utf8Start
+        for index in 0..<count where pointer[index] | 0x20 != bytes[index] | 0x20 { return false }
+        return pointer[count] == 0
     }
 
     private static func equals(_ pointer: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {

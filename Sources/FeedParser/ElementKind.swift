@@ -46,7 +46,9 @@ enum ElementKind: UInt8 {
         case "":
             if atomWithoutNamespace { return atom(localName) ?? .other }
             return rss(localName) ?? .other
-        case "http://purl.org/rss/1.0/", "http://my.netscape.com/rdf/simple/0.9/", "http://backend.userland.com/rss2",
+        case _ where rss090Namespaces.contains(namespace.lowercased()):
+            return rss(localName) ?? .other
+        case "http://purl.org/rss/1.0/", "http://backend.userland.com/rss2",
             "http://backend.userland.com/rss", "http://blogs.law.harvard.edu/tech/rss",
             "http://purl.org/rss/1.0/modules/rss091#":
             return rss(localName) ?? .other
@@ -102,6 +104,9 @@ enum ElementKind: UInt8 {
             case "poslist": return .gmlPosList
             default: return .other
             }
+        case "http://rssnamespace.org/feedburner/ext/1.0":
+            // FeedBurner's note to a person who opens the feed in a browser: what feedparser calls `info`.
+            return localName == "browserfriendly" ? .atomInfo : .other
         case "http://wellformedweb.org/commentapi/":
             return localName == "commentrss" ? .wfwCommentRSS : .other
         case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":
@@ -125,6 +130,11 @@ enum ElementKind: UInt8 {
             return .other
         }
     }
+
+    /// RSS 0.90's namespace, as Netscape published it and as some of its feeds wrote it (`channel.netscape.com`).
+    static let rss090Namespaces: Set<String> = [
+        "http://my.netscape.com/rdf/simple/0.9/", "http://channel.netscape.com/rdf/simple/0.9/",
+    ]
 
     /// The namespaces of Atom's drafts before 0.3 (Echo, Pie, Necho), read as Atom 0.3 as feedparser does.
     static let preAtom03Namespaces: Set<String> = [
@@ -164,6 +174,10 @@ enum ElementKind: UInt8 {
         case "fullitem": .fullitem
         case "copyright": .rights
         case "body": .xhtmlBody
+        case "abstract": .description  // CDF's description
+        // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
+        // reads them wherever they are.
+        case "updated", "modified": .atomUpdated
         default: nil
         }
     }

@@ -22,6 +22,9 @@ public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
     case atom03 = "atom-0.3"
     /// Atom 1.0 (`http://www.w3.org/2005/Atom`), also used for a `<feed>` without a namespace.
     case atom10 = "atom-1.0"
+    /// Microsoft's Channel Definition Format (1997): a `<CHANNEL>` root with `<ITEM>`s, their address in `HREF` and
+    /// their date in `LASTMOD`, read as feedparser reads it.
+    case cdf = "cdf"
 }
 
 /// What a feed says about itself: its channel (RSS) or feed (Atom) header, normalised like items are.
@@ -53,6 +56,9 @@ public struct FeedMetadata: Sendable, Equatable {
     /// The feed's categories: RSS `category`, `dc:subject`, Atom `category`, iTunes `category` (nested ones too)
     /// and `keywords`, each once, in document order.
     public var tags: [String]
+    /// The feed's RSS and Atom categories with their scheme (RSS `domain`, Atom `scheme`) and label, as written;
+    /// `parse` writes them in `_tributary.categories` when one has a scheme or label (as an item's).
+    public var categories: [TributaryExtension.Category]
     /// The Atom feed's `contributor`s.
     public var contributors: [FeedItem.Author]
     /// The version and URL of the generator (Atom `generator`'s `version` and `uri`, 0.3's `url`).
@@ -151,9 +157,11 @@ public struct FeedMetadata: Sendable, Equatable {
         publisher: FeedItem.Author? = nil,
         favicon: String? = nil,
         published: Date? = nil,
-        extras: Extras = Extras()
+        extras: Extras = Extras(),
+        categories: [TributaryExtension.Category] = []
     ) {
         self.extras = extras
+        self.categories = categories
         self.favicon = favicon
         self.published = published
         self.itunes = itunes
@@ -184,7 +192,7 @@ public struct FeedMetadata: Sendable, Equatable {
     ///
     /// What JSON Feed has no member for goes in the feed's `_tributary` extension object: `format` (such as
     /// `rss-2.0`), `id`, `updated` (RFC 3339, UTC), `generator` (its name) with `generator_version` and
-    /// `generator_url`, `rights`, `tags`, `contributors` (shaped as `authors`), `encoding`,
+    /// `generator_url`, `rights`, `tags`, `categories`, `contributors` (shaped as `authors`), `encoding`,
     /// `links` (shaped as an item's `_tributary.links`), and `description_html` and `rights_html` (sanitized HTML,
     /// when the feed wrote them with markup), `itunes_block`, `itunes_explicit`, `publisher` and `published` (the RSS
     /// channel's `pubDate`), and the ``Extras``.
@@ -231,6 +239,16 @@ public struct FeedMetadata: Sendable, Equatable {
         if let info = extras.info { tributary["info"] = .string(info) }
         if let infoHTML = extras.infoHTML { tributary["info_html"] = .string(infoHTML) }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
+        if categories.contains(where: { $0.scheme != nil || $0.label != nil }) {
+            tributary["categories"] = .array(
+                categories.map { category in
+                    var object: [String: JSONValue] = ["term": .string(category.term)]
+                    if let scheme = category.scheme { object["scheme"] = .string(scheme) }
+                    if let label = category.label { object["label"] = .string(label) }
+                    return .object(object)
+                }
+            )
+        }
         if !contributors.isEmpty {
             tributary["contributors"] = .array(contributors.map(Self.person))
         }

@@ -67,6 +67,7 @@ extension FeedSAXHandler {
             }
         }
         xhtmlWrapperDepth = -1
+        authorNameDepth = -1
         truncated = false
         text.removeAll()
     }

@@ -15,9 +15,12 @@ extension FeedSAXHandler {
         let inChannel = parent == .channel || parent == .atomFeed
         switch kind {
         case .channel where format == .rss10:
-            if namespace.map({ String(cString: $0) }) == "http://my.netscape.com/rdf/simple/0.9/" { format = .rss090 }
-        case .item where parent == .channel || parent == .rdf || parent == .rss,
-            .atomEntry where parent == .atomFeed:
+            if let namespace, ElementKind.rss090Namespaces.contains(String(cString: namespace).lowercased()) {
+                format = .rss090
+            }
+        case .item where parent != .image && parent != .textInput, .atomEntry:
+            // Wherever it is, as feedparser reads it: an element left open before the items (an unclosed
+            // `<itunes:category>`) does not hide them.
             // A builder left by an item that never ended is replaced; one that ``completeItem()`` put there is new.
             if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
             itemIsNew = false
@@ -25,6 +28,9 @@ extension FeedSAXHandler {
             itemDepth = depth
             item.language = currentLanguage
             if kind == .item { readRDFAbout(attributes) }
+            if format == .cdf, attributes.count > 0 {
+                readCDFItemAttributes(attributes, baseCount: stack[depth].baseCount)
+            }
         case .url where parent == .image, .title where parent == .image, .link where parent == .image,
             .description where parent == .image, .width where parent == .image, .height where parent == .image:
             beginCapture(kind, scope: .channelImage, depth: depth, type: .text)
@@ -53,18 +59,25 @@ extension FeedSAXHandler {
                 }
             }
             if kind == .link { captureAttribute = attributes.value("href") }  // <link href="..."/>, Atom's form
+            if kind == .category { captureAttribute = attributes.value("domain") }
             beginCapture(kind, scope: .channel, depth: depth, type: textType(kind, attributes))
         case .itunesName where parent == .itunesOwner, .itunesEmail where parent == .itunesOwner:
             beginCapture(kind, scope: .channel, depth: depth, type: .text)
         case .atomCategory where inChannel:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                Self.addTag(Self.attributeText(term), to: &channelTags)
+                let tag = Self.attributeText(term)
+                Self.addTag(tag, to: &channelTags)
+                addChannelCategory(tag, scheme: attributes.value("scheme"), label: attributes.value("label"))
             } else {
                 beginCapture(.category, scope: .channel, depth: depth, type: .text)
             }
         case .itunesCategory where inChannel || parent == .itunesCategory:
             // Nested categories (`Technology` > `Gadgets`) are each a tag, as feedparser reads them.
-            if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &channelTags) }
+            if let name = attributes.value("text") {
+                let tag = Self.attributeText(name)
+                Self.addTag(tag, to: &channelTags)
+                addChannelCategory(tag, scheme: Self.iTunesCategoryScheme, label: nil)
+            }
         case .atomLink where inChannel:
             let rel = attributes.value("rel") ?? "alternate"
             guard let href = attributes.value("href") ?? attributes.value("url") else { return }
@@ -75,8 +88,15 @@ extension FeedSAXHandler {
             if rel == "self" {
                 channelFeedURL = channelFeedURL ?? resolved
             } else if rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {
-                if channelLink == nil || attributes.value("type").map({ $0.contains("html") }) == true {
-                    channelLink = channelLink ?? resolved
+                // The feed's home page is its last alternate web page (no type, or an HTML one), as feedparser reads
+                // it; an alternate of another type (the RSS version of the feed) only when there is no other.
+                let isWebPage =
+                    !attributes.has("type") || attributes.has("type", equalTo: "text/html")
+                    || attributes.has("type", equalTo: "application/xhtml+xml")
+                if isWebPage, FeedItem.isSafeLink(resolved) {
+                    channelLink = resolved
+                } else if channelLink == nil {
+                    channelLink = resolved
                 }
             }
         case .atomAuthor where inChannel, .atomContributor where inChannel:
@@ -97,7 +117,8 @@ extension FeedSAXHandler {
     func finishChannelField(_ kind: ElementKind) {
         switch kind {
         case .title, .atomTitle:
-            channelTitle = plainTitle()
+            // The first title with text wins, as in feedparser.
+            if channelTitle?.isEmpty ?? true { channelTitle = plainTitle() }
         case .dcTitle:
             if channelTitle == nil { channelTitle = plainTitle() }
         case .link:
@@ -129,7 +150,9 @@ extension FeedSAXHandler {
                 channelResolvedID = resolvedIdentifier()
             }
         case .category, .dcSubject:
-            Self.addTag(FeedText.plainText(text.bytes), to: &channelTags)
+            let tag = FeedText.plainText(text.bytes)
+            Self.addTag(tag, to: &channelTags)
+            if kind == .category { addChannelCategory(tag, scheme: captureAttribute, label: nil) }
         case .itunesKeywords:
             Self.addKeywords(FeedText.plainText(text.bytes), to: &channelTags)
         case .description, .dcDescription, .atomSubtitle, .itunesSummary:
@@ -186,6 +209,25 @@ extension FeedSAXHandler {
         default:
             break
         }
+    }
+
+    /// A CDF `<ITEM>`'s address (`HREF`) and date (`LASTMOD`, its modification date), read from its attributes.
+    func readCDFItemAttributes(_ attributes: Attributes, baseCount: Int) {
+        if let href = Self.nonBlank(attributes.value(anyCase: "href")) {
+            item.alternateLink = resolve(href, baseCount: baseCount)
+        }
+        if let lastModified = attributes.value(anyCase: "lastmod") {
+            item.updated = FeedDate.parse(lastModified)
+        }
+    }
+
+    /// Keeps a channel category with its scheme and label (blank ones are none); an empty term is no category.
+    func addChannelCategory(_ term: String, scheme: String?, label: String?) {
+        let term = Self.trimmed(term)
+        guard !term.isEmpty else { return }
+        channelCategories.append(
+            TributaryExtension.Category(term: term, scheme: Self.nonBlank(scheme), label: Self.nonBlank(label))
+        )
     }
 
     /// The captured HTML or XHTML of a feed's description or rights, sanitized, when it holds markup or references

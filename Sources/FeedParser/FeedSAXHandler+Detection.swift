@@ -51,6 +51,13 @@ extension FeedSAXHandler {
             case nil, "": format = .rss
             default: format = .rss20
             }
+        case .channel:
+            // CDF: the channel is the root, its address and date in attributes.
+            format = .cdf
+            if let href = Self.nonBlank(attributes.value(anyCase: "href")) { channelLink = resolve(href, baseCount: 0) }
+            if let lastModified = attributes.value(anyCase: "lastmod") {
+                channelUpdated = FeedDate.parse(lastModified)
+            }
         case .rdf:
             format = .rss10
         case .atomFeed:

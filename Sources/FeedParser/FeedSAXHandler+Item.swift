@@ -29,7 +29,8 @@ extension FeedSAXHandler {
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
             .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit:
-            guard direct else { return }
+            // Categories may come in a wrapper no module defines (`<categories><category>`), read as feedparser does.
+            guard direct || (kind == .category && parent == .other) else { return }
             if kind == .guid {
                 item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
             } else if kind == .source {
@@ -60,8 +61,19 @@ extension FeedSAXHandler {
             )
             switch rel {
             case "alternate":
-                if item.alternateLink == nil { item.alternateLink = resolved }
+                // The entry's address is its last alternate link to a web page (no type, or an HTML one), as
+                // feedparser reads it (one with an unsafe scheme, dropped later, does not count); an alternate of
+                // another type (a PDF) is only kept as a last resort.
+                guard FeedItem.isSafeLink(resolved) else { break }
+                if !attributes.has("type") || attributes.has("type", equalTo: "text/html")
+                    || attributes.has("type", equalTo: "application/xhtml+xml")
+                {
+                    item.alternateLink = resolved
+                } else if item.firstAtomLink == nil {
+                    item.firstAtomLink = resolved
+                }
             case "enclosure":
+                guard !Self.trimmed(href).isEmpty else { break }  // `href=""` names no file
                 item.addAttachment(
                     FeedItem.Attachment(
                         url: resolved,
@@ -99,8 +111,9 @@ extension FeedSAXHandler {
             } else {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
             }
-        case .enclosure where direct:
-            guard let url = attributes.value("url") else { return }
+        case .enclosure where inMedia:  // also inside a `media:group`, as feedparser reads it
+            // `url=""` names no file: resolved, it would be the feed's own address.
+            guard let url = attributes.value("url"), !Self.trimmed(url).isEmpty else { return }
             item.addAttachment(
                 FeedItem.Attachment(
                     url: resolve(url, baseCount: baseCount),
@@ -125,10 +138,15 @@ extension FeedSAXHandler {
         case .mediaKeywords where inMedia:
             beginCapture(.itunesKeywords, scope: .item, depth: depth, type: .text)
         case .mediaDescription where inMedia, .itunesSubtitle where direct:
-            // A podcast episode's or a video's description, read when the item has no other.
+            // A podcast episode's or a video's description, the item's text when it has no other (no description,
+            // summary or content).
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .itunesCategory where direct || parent == .itunesCategory:
-            if let name = attributes.value("text") { Self.addTag(Self.attributeText(name), to: &item.tags) }
+            if let name = attributes.value("text") {
+                let tag = Self.attributeText(name)
+                Self.addTag(tag, to: &item.tags)
+                item.addCategory(tag, scheme: Self.iTunesCategoryScheme, label: nil)
+            }
         case .mediaTitle where inMedia:
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .mediaThumbnail where inMedia:
@@ -189,22 +207,31 @@ extension FeedSAXHandler {
         guard inItem else { return }
         switch kind {
         case .title, .atomTitle:
-            item.title = rawText(.plainText(markup: captureType != .text))
+            // The first title with text wins, as in feedparser (a second `<title>` from a plugin does not replace it).
+            if item.title == nil || item.titleIsBlank {
+                item.titleIsBlank = !text.bytes.contains { $0 > 0x20 }
+                item.title = rawText(.plainText(markup: captureType != .text))
+            }
         case .dcTitle:
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .link:
-            // The last non-empty link wins, as in feedparser; `<link href="..."/>` counts as its href.
+            // The last non-empty link wins, as in feedparser, an Atom alternate link before it too; `<link href="..."/>`
+            // counts as its href.
             let reading = RawText.Reading.url(RawText.LinkBase(base: urlBase(captureBaseCount)))
             if let link = trimmedRawText(reading) {
                 item.link = link
+                item.alternateLink = nil
             } else if let href = captureAttribute, !Self.trimmed(href).isEmpty {
                 item.link = Array(href.utf8).withUnsafeBufferPointer { item.keep($0, as: reading) }
+                item.alternateLink = nil
             }
         case .description, .dcDescription, .itunesSummary:
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
         case .itunesSubtitle, .mediaDescription:
-            if item.description == nil { item.description = rawText(.html(unescapingTwice: true, links: linkBase())) }
+            if item.mediaDescription == nil {
+                item.mediaDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
+            }
         case .contentEncoded:
             item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
         case .rights:
@@ -238,9 +265,10 @@ extension FeedSAXHandler {
             if let value = trimmedRawText(.verbatim) { item.atomID = value }
             item.resolvedID = resolvedIdentifier()
         case .pubDate, .atomPublished:
-            if item.published == nil { item.published = parseDate() }
+            // Of several, the last readable one wins, as in feedparser (Atom 0.3's `issued` then `published`).
+            item.published = parseDate() ?? item.published
         case .dcDate:
-            if item.dcDate == nil { item.dcDate = parseDate() }
+            item.dcDate = parseDate() ?? item.dcDate
         case .atomUpdated:
             item.updated = parseDate()
         case .author:
@@ -287,6 +315,9 @@ extension FeedSAXHandler {
             break
         }
     }
+
+    /// The scheme of an iTunes category: Apple's list of podcast categories, named by the URI feedparser gives it.
+    static let iTunesCategoryScheme = "http://www.itunes.com/"
 
     /// Reads RSS's `jane@example.com (Jane Doe)`, `Jane Doe (jane@example.com)`, `Jane Doe <jane@example.com>`, a
     /// bare name or a bare address, as feedparser does: the first word that is an address (`mailto:` dropped) is

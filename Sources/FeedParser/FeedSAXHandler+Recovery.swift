@@ -49,6 +49,10 @@ extension FeedSAXHandler {
     func error(_ error: UnsafePointer<xmlError>, context errorContext: xmlParserCtxtPtr) {
         let value = error.pointee
         switch xmlParserErrors(UInt32(bitPattern: value.code)) {
+        case XML_ERR_HYPHEN_IN_COMMENT:
+            // `<!-- ---- -->`: XML forbids `--` inside a comment, but nothing a comment holds is read, so nothing
+            // is lost and there is nothing to warn about (feedparser does not either).
+            return
         case XML_ERR_TAG_NAME_MISMATCH:
             if tributary_xml_is_open_element(errorContext, value.str2) == 0,
                 tributary_xml_keep_element_open(errorContext) != 0
@@ -61,6 +65,13 @@ extension FeedSAXHandler {
             } else {
                 noteMismatch(value.str2)
             }
+        case XML_ERR_UNDECLARED_ENTITY where errorContext.pointee.instate == XML_PARSER_DTD,
+            XML_WAR_UNDECLARED_ENTITY where errorContext.pointee.instate == XML_PARSER_DTD:
+            // `%HTMLlat1;` in the DOCTYPE: external entity sets are never loaded (no network, no XXE), and the HTML
+            // entities they would declare are known anyway (``entityDocument``), so nothing is lost to warn about.
+            // libxml2 still counts it as an error, after which it would stop expanding entities: see below.
+            malformed = true
+            return
         case XML_ERR_NAME_REQUIRED, XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY,
             XML_WAR_UNDECLARED_ENTITY:
             if errorContext.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE {

@@ -119,6 +119,8 @@ final class FeedSAXHandler {
     var channelITunesSubtitle: String?
     var channelID: String?
     var channelTags: [String] = []
+    /// The channel's categories with their scheme and label (``FeedMetadata/categories``).
+    var channelCategories: [TributaryExtension.Category] = []
 
     // Element state.
     @exclusivity(unchecked) var stack: [Frame] = []
@@ -164,6 +166,8 @@ final class FeedSAXHandler {
     /// A Media RSS category's `label`, beside its `scheme` in ``captureAttribute``.
     var captureLabel: String?
     @exclusivity(unchecked) var xhtmlWrapperDepth = -1
+    /// The depth of the `<name>` inside an RSS `<author>` being captured, -1 when there is none.
+    var authorNameDepth = -1
     let text = TextBuffer()
     @exclusivity(unchecked) var truncated = false
 
@@ -220,7 +224,8 @@ final class FeedSAXHandler {
             publisher: channelPublisher,
             favicon: channelFavicon.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
             published: channelPublished,
-            extras: channelExtras
+            extras: channelExtras,
+            categories: channelCategories
         )
     }
 
@@ -295,6 +300,13 @@ final class FeedSAXHandler {
             finishCapture()
         }
         if capturing != nil {
+            if capturing == .author, depth == captureDepth + 1, kind == .name || kind == .atomName {
+                // An RSS author written as an Atom person (`<author><name>Jane</name><title>Editor</title>`): its
+                // name is the author, as feedparser reads it; the text around it is left out.
+                text.removeAll()
+                authorNameDepth = depth
+                return
+            }
             // Atom 1.0 wraps XHTML content in a `div` that is not part of it (RFC 4287 3.1.1.3); Atom 0.3's
             // `mode="xml"` and RSS's `xhtml:body` have no such wrapper, so a `div` there is content.
             if captureType == .xhtml, format == .atom10, depth == captureDepth + 1, xhtmlWrapperDepth < 0,
@@ -350,6 +362,10 @@ final class FeedSAXHandler {
                 finishCapture()
             } else if depth == xhtmlWrapperDepth {
                 xhtmlWrapperDepth = -1
+            } else if depth == authorNameDepth {
+                // The author's `<name>` is read: no more text is taken (see ``startElementBody``).
+                authorNameDepth = -1
+                truncated = true
             } else if depth > captureDepth {
                 appendEndTag(localName, prefix: frame.writtenPrefix)
             }

@@ -19,6 +19,8 @@ struct ItemBuilder {
     var alternateLink: String?
     var firstAtomLink: String?
     var title: RawText?
+    /// Whether ``title`` is only white space (then a later title replaces it).
+    var titleIsBlank = false
     /// Atom `rights`, `dc:rights`.
     var rights: RawText?
     /// `media:title`, the title of a video item that has no `title` of its own.
@@ -27,6 +29,8 @@ struct ItemBuilder {
     var language: String?
     /// HTML, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
     var description: RawText?
+    /// `media:description` or `itunes:subtitle`: the item's text when it has no description, summary or content.
+    var mediaDescription: RawText?
     var contentEncoded: RawText?
     var atomContentHTML: RawText?
     var atomContentText: RawText?
@@ -35,6 +39,7 @@ struct ItemBuilder {
     /// Atom `summary` written as HTML or XHTML: the content when the entry has no other, else its summary's text.
     var summaryHTML: RawText?
     var published: Date?
+    /// `dc:date` or a `dcterms` date: when the item last changed, as feedparser reads `dc:date`.
     var dcDate: Date?
     var updated: Date?
     var authors: [FeedItem.Author] = []
@@ -116,10 +121,12 @@ struct ItemBuilder {
         let guid = read(guid.take())
         let atomID = read(atomID.take())
         let resolvedID = resolvedID.take()
-        // With no link at all, a permalink guid or an http(s) Atom id is the item's address (as feedparser reads it).
+        // With no link to a web page, a permalink guid or an http(s) Atom id is the item's address (as feedparser
+        // reads it); another Atom link (`related`, a content `src`) is the last resort.
         let url =
-            alternateLink.take() ?? read(link.take()) ?? firstAtomLink.take()
+            alternateLink.take() ?? read(link.take())
             ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.webAddress))
+            ?? firstAtomLink.take()
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
         item.language = language.take()
         // The content is content:encoded, else Atom HTML content or RSS description, else (when the entry has no
@@ -130,7 +137,9 @@ struct ItemBuilder {
         if let contentEncoded = contentEncoded.take() {
             html = contentEncoded
             summaryMarkup = description.take() ?? summaryHTML
-        } else if let content = atomContentHTML.take() ?? description.take() {
+        } else if let content = atomContentHTML.take() ?? description.take()
+            ?? (atomContentText == nil && summary == nil && summaryHTML == nil ? mediaDescription.take() : nil)
+        {
             html = content
             summaryMarkup = summaryHTML
         } else if atomContentText == nil {
@@ -160,8 +169,16 @@ struct ItemBuilder {
                 item.summary = summary
             }
         }
-        item.datePublished = published ?? dcDate ?? updated
-        if let updated, updated != item.datePublished { item.dateModified = updated }
+        // `dc:date` says when the item last changed, as feedparser reads it (its `updated`): beside a `pubDate` it is
+        // the modification date, alone it is the only date. A modification in the same second as the publication
+        // (Medium writes `pubDate` to the second and `atom:updated` to the millisecond) is none.
+        let modified = updated ?? dcDate
+        item.datePublished = published ?? modified
+        if let modified, let published = item.datePublished,
+            Self.wholeSeconds(modified) != Self.wholeSeconds(published)
+        {
+            item.dateModified = modified
+        }
         swap(&item.authors, &authors)
         swap(&item.tags, &tags)
         swap(&item.attachments, &attachments)
@@ -207,6 +224,11 @@ struct ItemBuilder {
     private func permaLink(_ guid: String?) -> String? {
         guard guidIsPermaLink else { return nil }
         return guid.flatMap(Self.webAddress)
+    }
+
+    /// The seconds since 1970 of `date`, its fraction dropped.
+    static func wholeSeconds(_ date: Date) -> Double {
+        date.timeIntervalSince1970.rounded(.down)
     }
 
     /// `string` when it is an http or https URL.

@@ -317,6 +317,12 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         feed["generator_detail"] = detail
     if extension.get("tags"):
         feed["tags"] = [FeedParserDict(term=tag, scheme=None, label=None) for tag in extension["tags"]]
+    if extension.get("categories"):
+        # Categories with a scheme or label are written whole in `_tributary.categories`: they are the tags.
+        feed["tags"] = [
+            FeedParserDict(term=c.get("term"), scheme=c.get("scheme"), label=c.get("label"))
+            for c in extension["categories"]
+        ]
     if extension.get("contributors"):
         feed["contributors"] = _people(extension["contributors"])
     # iTunes flags as written, read with feedparser's rules: block is 1 only for "yes"; explicit is True for
@@ -370,6 +376,7 @@ VERSIONS = {
     "rss-2.0": "rss20",
     "atom-0.3": "atom03",
     "atom-1.0": "atom10",
+    "cdf": "cdf",
 }
 
 

@@ -1,0 +1,208 @@
+import FeedParser
+import Foundation
+import Testing
+import TributaryCore
+
+/// Quirks of real feeds that feedparser reads and that the corpora of other parsers showed we read differently.
+@Suite struct RealWorldQuirkTests {
+    private func date(_ string: String) throws -> Date {
+        try #require(RFC3339.parse(string))
+    }
+
+    @Test func anUpdateInTheSameSecondAsThePublicationIsNoModification() throws {
+        let items = try FixtureSupport.parseFixture("rss-atom-updated-same-second-as-pubdate.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].datePublished == (try date("2018-11-09T14:40:34Z")))
+        #expect(items[0].dateModified == nil)
+        #expect(items[1].datePublished == (try date("2018-11-19T08:10:26Z")))
+        #expect(items[1].dateModified == (try date("2018-11-19T08:42:59.267Z")))
+    }
+
+    @Test func dcDateBesidePubDateIsTheModificationDate() throws {
+        let items = try FixtureSupport.parseFixture("rss-dc-date-beside-pubdate.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].datePublished == (try date("2017-10-17T12:17:00Z")))
+        #expect(items[0].dateModified == (try date("2017-10-17T22:17:00Z")))
+        #expect(items[1].datePublished == (try date("2017-10-18T09:00:00Z")))
+        #expect(items[1].dateModified == nil)
+    }
+
+    @Test func modifiedWithoutANamespaceIsTheModificationDate() throws {
+        let items = try FixtureSupport.parseFixture("rss-modified-without-namespace.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].datePublished == (try date("2017-10-17T22:17:00Z")))
+        #expect(items[0].dateModified == (try date("2017-10-17T23:30:32Z")))
+    }
+
+    @Test func isPermalinkWithALowerCaseLIsRead() throws {
+        let items = try FixtureSupport.parseFixture("rss-guid-ispermalink-lowercase-l.xml").items
+        try #require(items.count == 1)
+        // Not a permalink: the guid is not resolved against the feed's URL.
+        #expect(items[0].id == "23246627")
+        #expect(items[0].tributary?.guid == "23246627")
+        #expect(items[0].url == "https://news.example/2017/10/17/story_a_23246627/")
+    }
+
+    @Test func itemsInsideAnUnclosedChannelElementAreRead() throws {
+        let result = try FixtureSupport.parseFixture("rss-items-after-unclosed-itunes-category.xml")
+        #expect(result.items.map(\.title) == ["Shake Shake Shake Your Spices", "Socket Wrench Shootout"])
+        #expect(
+            result.items.first?.attachments.map(\.url)
+                == ["http://example.com/podcasts/everything/AllAboutEverythingEpisode3.m4a"]
+        )
+        #expect(result.metadata?.title == "All About Everything")
+    }
+
+    @Test func categoriesInAWrapperAreTags() throws {
+        let items = try FixtureSupport.parseFixture("rss-categories-in-wrapper.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].tags == ["Connected Home", "Bluetooth", "Home Tech"])
+    }
+
+    @Test func anRSSAuthorWithANameChildIsThatName() throws {
+        let items = try FixtureSupport.parseFixture("rss-author-with-name-child.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].title == "Shadow IT")
+        #expect(items[0].authors == [FeedItem.Author(name: "Diane Chaleff")])
+        #expect(items[1].authors == [FeedItem.Author(name: "Jane Doe", email: "jane@example.com")])
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func rss090InTheChannelNetscapeNamespaceIsRead() throws {
+        let result = try FixtureSupport.parseFixture("rss090-channel-netscape-namespace.xml")
+        #expect(result.metadata?.format == .rss090)
+        #expect(result.metadata?.title == "Mozilla Dot Org")
+        #expect(result.metadata?.link == "http://www.mozilla.org")
+        #expect(result.items.map(\.url) == ["http://www.mozilla.org/status/"])
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func aDoubleHyphenInACommentIsNoWarning() throws {
+        let result = try FixtureSupport.parseFixture("rss-comment-with-double-hyphen.xml")
+        #expect(result.warnings.isEmpty)
+        #expect(result.items.map(\.title) == ["After a comment"])
+    }
+
+    @Test func theLastReadablePublicationDateWins() throws {
+        let items = try FixtureSupport.parseFixture("atom03-issued-then-published.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].datePublished == (try date("2010-01-01T19:48:21Z")))
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func aSummaryIsTheTextBeforeAMediaDescription() throws {
+        let items = try FixtureSupport.parseFixture("atom-summary-beside-media-description.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].contentText == "What the entry says")
+        #expect(items[0].contentHTML == nil)
+        #expect(items[1].contentHTML == "What the player shows")
+    }
+
+    @Test func anEntrysAddressIsItsLastAlternateWebPage() throws {
+        let items = try FixtureSupport.parseFixture("atom-alternate-links-by-type.xml").items
+        #expect(
+            items.map(\.url) == [
+                "https://links.example/1.html", "https://links.example/2/fr", "https://links.example/3",
+                "https://elsewhere.example/4",
+            ]
+        )
+    }
+
+    @Test func anEnclosureWithAnEmptyURLIsNoAttachment() throws {
+        let items = try FixtureSupport.parseFixture("rss-enclosure-empty-url.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].attachments.isEmpty)
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func channelCategoriesKeepTheirDomain() throws {
+        let metadata = try #require(try FixtureSupport.parseFixture("rss-channel-category-domain.xml").metadata)
+        #expect(metadata.tags == ["Computers/Software/Internet", "Plain"])
+        #expect(
+            metadata.categories == [
+                TributaryExtension.Category(term: "Computers/Software/Internet", scheme: "http://www.dmoz.org"),
+                TributaryExtension.Category(term: "Plain"),
+            ]
+        )
+        let extensions = metadata.makeJSONFeed().extensions["_tributary"]
+        guard case .object(let tributary)? = extensions, case .array(let categories)? = tributary["categories"] else {
+            Issue.record("no _tributary.categories in \(String(describing: extensions))")
+            return
+        }
+        #expect(categories.count == 2)
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func aCDFChannelIsAFeed() throws {
+        let result = try FixtureSupport.parseFixture("cdf-channel.xml")
+        let metadata = try #require(result.metadata)
+        #expect(metadata.format == .cdf)
+        #expect(metadata.title == "Example feed")
+        #expect(metadata.link == "http://www.example.org/")
+        #expect(metadata.description == "Example description")
+        #expect(metadata.updated == (try date("2004-04-07T04:05:43Z")))
+        try #require(result.items.count == 1)
+        #expect(result.items[0].title == "Example item")
+        #expect(result.items[0].url == "http://www.example.org/item")
+        #expect(result.items[0].contentHTML == "Item description")
+        #expect(result.items[0].datePublished == (try date("2004-04-07T04:05:43Z")))
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func anExternalEntitySetInTheDoctypeIsNoWarning() throws {
+        let result = try FixtureSupport.parseFixture("rss10-doctype-external-entity-set.xml")
+        #expect(result.warnings.isEmpty)
+        #expect(result.metadata?.title == "Café")
+        #expect(result.items.map(\.title) == ["Crème brûlée"])
+    }
+
+    @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {
+        let metadata = try #require(try FixtureSupport.parseFixture("rss-feedburner-browser-friendly.xml").metadata)
+        #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func aFeedsHomePageIsAnAlternateWebPageBeforeAnotherType() throws {
+        let result = try FixtureSupport.parseFixture("atom-feed-alternate-rss-before-home-page.xml")
+        #expect(result.metadata?.link == "https://home.example/")
+        #expect(result.metadata?.feedURL == "https://home.example/atom")
+    }
+
+    @Test func theFirstTitleWinsTheLastLinkWinsAndAGroupedEnclosureIsRead() throws {
+        let result = try FixtureSupport.parseFixture("rss-second-title-and-late-link.xml")
+        #expect(result.metadata?.title == "The feed")
+        try #require(result.items.count == 1)
+        #expect(result.items[0].title == "The item")
+        #expect(result.items[0].url == "https://plugin.example/item")
+        #expect(result.items[0].attachments.map(\.url) == ["https://plugin.example/item.mp3"])
+    }
+}
+
+extension RealWorldQuirkTests {
+    @Test func iTunesCategoriesCarryTheITunesScheme() throws {
+        let result = try FixtureSupport.parseFixture("itunes-categories-scheme.xml")
+        let itunes = "http://www.itunes.com/"
+        #expect(result.metadata?.tags == ["Technology", "Gadgets"])
+        #expect(
+            result.metadata?.categories == [
+                TributaryExtension.Category(term: "Technology", scheme: itunes),
+                TributaryExtension.Category(term: "Gadgets", scheme: itunes),
+            ]
+        )
+        try #require(result.items.count == 1)
+        #expect(result.items[0].tags == ["TV & Film", "Reviews"])
+        #expect(
+            result.items[0].tributary?.categories == [
+                TributaryExtension.Category(term: "TV & Film", scheme: itunes),
+                TributaryExtension.Category(term: "Reviews"),
+            ]
+        )
+    }
+}
