@@ -475,7 +475,7 @@ import TributaryCore
             settings.holdsItems = holdingItems
             let store = InMemoryItemStore()
             let result = try await pipeline([source(first), source(second)], settings: settings, store: store).run()
-            return (result, try await store.items())
+            return (result, await store.items())
         }
         let (held, heldStore) = try await run(holdingItems: true)
         let (outlined, outlinedStore) = try await run(holdingItems: false)
