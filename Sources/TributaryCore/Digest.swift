@@ -41,6 +41,20 @@ public struct Digest: Sendable, Equatable {
         self.days = days
     }
 
+    /// The digest of `outline` with these days, in the outline's order.
+    public init(_ outline: DigestOutline, days: [Day]) {
+        self.init(
+            title: outline.title,
+            generatedAt: outline.generatedAt,
+            generatedAtText: outline.generatedAtText,
+            generatedAtISO: outline.generatedAtISO,
+            timeZoneIdentifier: outline.timeZoneIdentifier,
+            language: outline.language,
+            sources: outline.sources,
+            days: days
+        )
+    }
+
     /// Every entry, in digest order.
     public var entries: [Entry] { days.flatMap(\.entries) }
 

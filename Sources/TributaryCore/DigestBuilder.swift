@@ -103,13 +103,7 @@ public struct DigestBuilder: Sendable {
         let outline = outline(of: grouped, statuses: statuses, formats: formats)
         let maker = EntryMaker(builder: self, outline: outline, formats: formats)
         return Digest(
-            title: outline.title,
-            generatedAt: outline.generatedAt,
-            generatedAtText: outline.generatedAtText,
-            generatedAtISO: outline.generatedAtISO,
-            timeZoneIdentifier: outline.timeZoneIdentifier,
-            language: outline.language,
-            sources: outline.sources,
+            outline,
             days: zip(outline.days, grouped).map { day, group in
                 Digest.Day(id: day.id, heading: day.heading, entries: maker.entries(for: group.elements))
             }

@@ -89,13 +89,7 @@ public struct AggregationRun: Sendable {
             var entries = outline.days.map { _ in [Digest.Entry]() }
             try await forEachBatch(of: .max) { dayIndex, items in entries[dayIndex] += maker.entries(for: items) }
             return Digest(
-                title: outline.title,
-                generatedAt: outline.generatedAt,
-                generatedAtText: outline.generatedAtText,
-                generatedAtISO: outline.generatedAtISO,
-                timeZoneIdentifier: outline.timeZoneIdentifier,
-                language: outline.language,
-                sources: outline.sources,
+                outline,
                 days: zip(outline.days, entries).map { Digest.Day(id: $0.id, heading: $0.heading, entries: $1) }
             )
         }
