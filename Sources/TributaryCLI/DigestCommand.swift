@@ -77,18 +77,8 @@ struct DigestCommand: AsyncParsableCommand {
             lockTimeout: state.lockTimeout,
             progress: ProgressReporter(quiet: quiet)
         ) { outcome in
-            do {
-                let writer = try OutputFile.Writer(path: destination?.path ?? "-")
-                do {
-                    try await Self.draw(outcome, with: renderer, to: writer)
-                    try writer.commit()
-                } catch {
-                    writer.discard()
-                    throw error
-                }
-            } catch let error as OutputFile.WriteError {
-                StandardError.write("tributary: \(error)")
-                throw ExitCode.failure
+            try await OutputFile.writing(to: destination?.path ?? "-") {
+                try await Self.draw(outcome, with: renderer, to: $0)
             }
         }
         if let destination {

@@ -25,6 +25,8 @@ enum OutputFile {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
         var detail: String
+        /// The file is a pipe whose reader went away (EPIPE).
+        var readerClosed = false
 
         var description: String { "cannot write \(path): \(detail)" }
     }
@@ -42,6 +44,26 @@ enum OutputFile {
         } catch {
             writer.discard()
             throw error
+        }
+    }
+
+    /// Opens `path`, hands the writer to `body` and commits what it wrote; a failed write is printed with the path
+    /// and ends the command with exit code 1, and a pipe whose reader went away ends it quietly
+    /// (``CLIExit/readerClosed``). Nothing is committed when `body` throws.
+    static func writing(to path: String, _ body: (Writer) async throws -> Void) async throws {
+        do {
+            let writer = try Writer(path: path)
+            do {
+                try await body(writer)
+                try writer.commit()
+            } catch {
+                writer.discard()
+                throw error
+            }
+        } catch let error as WriteError {
+            if error.readerClosed { throw CLIExit.readerClosed }
+            StandardError.write("tributary: \(error)")
+            throw CLIExit.sourceFailed
         }
     }
 
@@ -209,6 +231,9 @@ enum OutputFile {
             let written = posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EPIPE {
+                    throw WriteError(path: path, detail: "the reader closed the pipe", readerClosed: true)
+                }
                 throw WriteError(path: path, detail: systemError())
             }
             offset += written

@@ -37,9 +37,9 @@ struct SummaryCommand: AsyncParsableCommand {
             lockTimeout: state.lockTimeout,
             progress: ProgressReporter(quiet: quiet)
         ) { outcome in
-            let writer = try OutputFile.Writer(path: "-")
-            try await DigestCommand.draw(outcome, with: RendererFactory.make(.markdown), to: writer)
-            try writer.commit()
+            try await OutputFile.writing(to: "-") {
+                try await DigestCommand.draw(outcome, with: RendererFactory.make(.markdown), to: $0)
+            }
         }
         if outcome.hasFailures { throw CLIExit.sourceFailed }
     }

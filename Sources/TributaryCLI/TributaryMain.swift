@@ -101,4 +101,7 @@ enum CLIExit {
     static let sourceFailed = ExitCode(1)
     /// Bad usage or invalid configuration.
     static let usage = ExitCode(2)
+    /// The output was a pipe whose reader went away (`tributary summary | head`): nothing is printed, and the status
+    /// is the one a shell reports for a program ended by SIGPIPE, as for any Unix tool.
+    static let readerClosed = ExitCode(128 + 13)
 }

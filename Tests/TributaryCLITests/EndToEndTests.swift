@@ -19,6 +19,40 @@ import TributaryCore
         }
         """
 
+    /// `tributary summary | head`: the reader goes away after one byte; the command ends quietly with the status a
+    /// shell reports for SIGPIPE, as Unix tools do (it crashed on the closed pipe before), and the digest is not
+    /// recorded as shown, so `--since last` still shows the items.
+    @Test func aReaderThatClosesThePipeEndsTheCommandQuietly() throws {
+        let workspace = try Workspace()
+        let items = (0..<2000).map { index in
+            #"{ "id": "i\#(index)", "url": "https://example.org/\#(index)", "title": "A headline long enough to fill a pipe, number \#(index)" }"#
+        }
+        try workspace.write(
+            "news.json",
+            #"{ "version": "https://jsonfeed.org/version/1.1", "title": "News", "items": [\#(items.joined(separator: ","))] }"#
+        )
+        try workspace.write(
+            "feeds.json",
+            #"{ "sources": [ { "id": "news", "kind": "json-file", "path": "news.json" } ] }"#
+        )
+        for arguments in [["summary", "-q", "--since", "last"], ["digest", "-q", "--format", "json", "-o", "-"]] {
+            let result = try TributaryProcess.run(
+                [],
+                in: workspace.url,
+                executable: URL(fileURLWithPath: "/bin/bash"),
+                arguments: [
+                    "-c", #"set -o pipefail; "$0" "$@" 2>stderr.txt | head -c 1 >/dev/null; echo "status $?""#,
+                    try TributaryProcess.executable.path,
+                ] + arguments
+            )
+            #expect(result.standardOutput == "status 141\n", "\(arguments): \(result.standardOutput)")
+            #expect(try workspace.read("stderr.txt") == "", "\(arguments)")
+        }
+        let again = try TributaryProcess.run(["summary", "--since", "last"], in: workspace.url)
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("number 1999"), "the cut-off summary was recorded as shown")
+    }
+
     @Test func digestWritesHTMLFromTheConfigAndExitsZero() throws {
         let workspace = try Workspace(fixtures: ["news.json", "notes.json"])
         try workspace.write("feeds.json", Self.healthyConfig)
