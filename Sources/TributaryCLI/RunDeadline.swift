@@ -35,16 +35,18 @@ final class RunDeadline: Sendable {
         disarmed.withLock { $0 = true }
     }
 
-    /// The deadline of a run of `configuration`: its `runTimeout`, or the longest timeout of its enabled sources
-    /// plus 2 minutes.
+    /// The deadline of a run of `configuration`: its `runTimeout`, or the longest timeout of its enabled sources for
+    /// each turn of sources the run fetches at once, plus 2 minutes.
     static func limit(for configuration: FeedsConfiguration, defaultSourceTimeout: Duration) -> (Duration, String) {
         if let runTimeout = configuration.runTimeout { return (runTimeout, "runTimeout in feeds.json") }
         let longest =
             configuration.enabledSources.map { $0.timeout ?? defaultSourceTimeout }.max()
             ?? defaultSourceTimeout
-        return (
-            FeedsConfiguration.defaultRunTimeout(longestSourceTimeout: longest),
-            "the longest source timeout, \(DurationFormat.string(longest)), plus 2m"
-        )
+        let sources = configuration.enabledSources.count
+        let limit = FeedsConfiguration.defaultRunTimeout(longestSourceTimeout: longest, sources: sources)
+        let perTurn = PipelineSettings.defaultMaxConcurrentSources
+        let turns = (sources + perTurn - 1) / perTurn
+        let each = turns > 1 ? ", for each of \(turns) turns of \(perTurn) sources" : ""
+        return (limit, "the longest source timeout, \(DurationFormat.string(longest))\(each), plus 2m")
     }
 }

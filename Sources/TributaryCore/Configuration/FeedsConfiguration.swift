@@ -39,10 +39,16 @@ public struct FeedsConfiguration: Sendable {
     /// output written (`runTimeout`); ``defaultRunTimeout(longestSourceTimeout:)`` unless set.
     public var runTimeout: Duration?
 
-    /// The run-wide deadline without `runTimeout`: the longest source timeout plus 2 minutes for the store and the
-    /// output.
-    public static func defaultRunTimeout(longestSourceTimeout: Duration) -> Duration {
-        longestSourceTimeout + .seconds(120)
+    /// The run-wide deadline without `runTimeout`: the longest source timeout for each turn of
+    /// ``PipelineSettings/defaultMaxConcurrentSources`` sources that `sources` enabled sources take (a run fetches
+    /// that many at once, and a source's wait for its turn is not charged to its timeout), plus 2 minutes for the
+    /// store and the output.
+    public static func defaultRunTimeout(longestSourceTimeout: Duration, sources: Int = 1) -> Duration {
+        let turns = max(
+            1,
+            (sources + PipelineSettings.defaultMaxConcurrentSources - 1) / PipelineSettings.defaultMaxConcurrentSources
+        )
+        return longestSourceTimeout * turns + .seconds(120)
     }
 
     /// Where the state store lives when feeds.json has no `state`: `.tributary/state.sqlite` beside it.
