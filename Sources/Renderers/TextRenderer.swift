@@ -73,8 +73,7 @@ public struct TextRenderer: StreamingRenderer {
 
     /// The renderer with its column layout made for `digest`'s entries, from the titles of their sources.
     public func prepared(for digest: DigestOutline) -> TextRenderer {
-        var titles: [SourceID: String] = [:]
-        for source in digest.sources where titles[source.id] == nil { titles[source.id] = source.title }
+        let titles = digest.sourceTitles
         var shown: Set<SourceID> = []
         for day in digest.days { for item in day.items { shown.insert(item.sourceID) } }
         return laidOut(for: shown.map { titles[$0] ?? $0.rawValue })

@@ -34,19 +34,6 @@ enum OutputFile {
     /// How many links are followed before giving up (Linux's own limit).
     private static let maximumLinks = 40
 
-    /// Writes `data` to `path` as described above.
-    /// - Throws: ``WriteError`` naming the path and the reason; the target is then untouched.
-    static func write(_ data: Data, to path: String) throws {
-        let writer = try Writer(path: path)
-        do {
-            try writer.write(Array(data))
-            try writer.commit()
-        } catch {
-            writer.discard()
-            throw error
-        }
-    }
-
     /// Opens `path`, hands the writer to `body` and commits what it wrote; a failed write is printed with the path
     /// and ends the command with exit code 1, and a pipe whose reader went away ends it quietly
     /// (``CLIExit/readerClosed``). Nothing is committed when `body` throws.

@@ -44,9 +44,9 @@ final class RunDeadline: Sendable {
             ?? defaultSourceTimeout
         let sources = configuration.enabledSources.count
         let limit = FeedsConfiguration.defaultRunTimeout(longestSourceTimeout: longest, sources: sources)
-        let perTurn = PipelineSettings.defaultMaxConcurrentSources
-        let turns = (sources + perTurn - 1) / perTurn
-        let each = turns > 1 ? ", for each of \(turns) turns of \(perTurn) sources" : ""
+        let turns = PipelineSettings.turns(for: sources)
+        let each =
+            turns > 1 ? ", for each of \(turns) turns of \(PipelineSettings.defaultMaxConcurrentSources) sources" : ""
         return (limit, "the longest source timeout, \(DurationFormat.string(longest))\(each), plus 2m")
     }
 }

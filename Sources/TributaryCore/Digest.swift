@@ -141,6 +141,14 @@ public struct DigestOutline: Sendable, Equatable {
     /// The number of items in the digest.
     public var itemCount: Int { days.reduce(0) { $0 + $1.items.count } }
 
+    /// The title each source's entries are shown under, by id: its first summary's (an id without one is shown as
+    /// itself).
+    public var sourceTitles: [SourceID: String] {
+        var titles: [SourceID: String] = [:]
+        for source in sources where titles[source.id] == nil { titles[source.id] = source.title }
+        return titles
+    }
+
     /// The sources that failed.
     public var failedSources: [Digest.SourceSummary] { sources.filter { $0.state == .failed } }
 }

@@ -135,9 +135,7 @@ public struct DigestBuilder: Sendable {
         init(builder: DigestBuilder, outline: DigestOutline, formats: DateFormats) {
             self.builder = builder
             self.formats = formats
-            var titles: [SourceID: String] = [:]
-            for source in outline.sources where titles[source.id] == nil { titles[source.id] = source.title }
-            sourceTitles = titles
+            sourceTitles = outline.sourceTitles
         }
 
         /// The entries of these items, in their order.

@@ -60,18 +60,51 @@ extension StreamingRenderer {
 
     /// Draws every part of `digest` in order with this renderer as it is (already prepared).
     public func renderParts(of digest: Digest) throws -> String {
-        var output: [UInt8] = []
-        let outline = digest.outline
-        try writeStart(of: outline, into: &output)
-        var written = 0
-        for (index, day) in digest.days.enumerated() {
-            try writeStart(of: outline.days[index], at: index, into: &output)
-            try write(day.entries, after: written, into: &output)
-            written += day.entries.count
-            try writeEnd(of: outline.days[index], at: index, into: &output)
+        var drawing = try DigestDrawing(self, outline: digest.outline)
+        for (index, day) in digest.days.enumerated() { try drawing.draw(day.entries, inDay: index) }
+        try drawing.finish()
+        return String(decoding: drawing.output, as: UTF8.self)
+    }
+}
+
+/// Draws a digest's parts in order with a ``StreamingRenderer``: its start, then entries as they come, each day
+/// started when its first entries arrive (and the day before it ended), then the end. Entries may come a whole day
+/// or a batch at a time; the parts drawn so far are in ``output``, which the caller may write out and empty.
+public struct DigestDrawing<Drawer: StreamingRenderer> {
+    private let renderer: Drawer
+    private let outline: DigestOutline
+    /// What has been drawn and not yet taken.
+    public var output: [UInt8] = []
+    private var written = 0
+    private var currentDay = -1
+
+    /// Starts drawing `outline` (its start is in ``output``) with `renderer`, already prepared for it.
+    public init(_ renderer: Drawer, outline: DigestOutline) throws {
+        self.renderer = renderer
+        self.outline = outline
+        try renderer.writeStart(of: outline, into: &output)
+    }
+
+    /// Draws entries of day `day` (an index into the outline's days), at or after the current day.
+    public mutating func draw(_ entries: [Digest.Entry], inDay day: Int) throws {
+        try enter(day)
+        try renderer.write(entries, after: written, into: &output)
+        written += entries.count
+    }
+
+    /// Draws the days not reached yet, the end of the last day and the digest's end.
+    public mutating func finish() throws {
+        try enter(outline.days.count - 1)
+        if currentDay >= 0 { try renderer.writeEnd(of: outline.days[currentDay], at: currentDay, into: &output) }
+        try renderer.writeEnd(of: outline, into: &output)
+    }
+
+    private mutating func enter(_ day: Int) throws {
+        while currentDay < day {
+            if currentDay >= 0 { try renderer.writeEnd(of: outline.days[currentDay], at: currentDay, into: &output) }
+            currentDay += 1
+            try renderer.writeStart(of: outline.days[currentDay], at: currentDay, into: &output)
         }
-        try writeEnd(of: outline, into: &output)
-        return String(decoding: output, as: UTF8.self)
     }
 }
 

@@ -7,6 +7,20 @@ import Testing
 import Glibc
 #endif
 
+extension OutputFile {
+    /// The whole of `data` through one ``Writer``, committed, as `digest -o` writes a digest of one part.
+    static func write(_ data: Data, to path: String) throws {
+        let writer = try Writer(path: path)
+        do {
+            try writer.write(Array(data))
+            try writer.commit()
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+}
+
 /// `digest -o` never damages what it points at: real files, a real symbolic link, a real named pipe.
 @Suite struct OutputFileTests {
     private func permissions(_ path: String) throws -> Int? {

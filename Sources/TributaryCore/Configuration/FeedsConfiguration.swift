@@ -44,11 +44,7 @@ public struct FeedsConfiguration: Sendable {
     /// that many at once, and a source's wait for its turn is not charged to its timeout), plus 2 minutes for the
     /// store and the output.
     public static func defaultRunTimeout(longestSourceTimeout: Duration, sources: Int = 1) -> Duration {
-        let turns = max(
-            1,
-            (sources + PipelineSettings.defaultMaxConcurrentSources - 1) / PipelineSettings.defaultMaxConcurrentSources
-        )
-        return longestSourceTimeout * turns + .seconds(120)
+        longestSourceTimeout * PipelineSettings.turns(for: sources) + .seconds(120)
     }
 
     /// Where the state store lives when feeds.json has no `state`: `.tributary/state.sqlite` beside it.

@@ -51,6 +51,11 @@ public struct PipelineSettings: Sendable {
     /// 16, and hosts are limited further by `maxConnectionsPerHost`), few enough that memory stays flat.
     public static let defaultMaxConcurrentSources = 64
 
+    /// How many turns of ``defaultMaxConcurrentSources`` a one-shot run of `sources` sources takes (at least one).
+    public static func turns(for sources: Int) -> Int {
+        max(1, (sources + defaultMaxConcurrentSources - 1) / defaultMaxConcurrentSources)
+    }
+
     /// Creates settings from feeds.json's top-level keys (`maxAge`, `maxItemsPerSource`, `include`, `exclude`),
     /// with ``defaultMaxItemsPerSource`` when it sets no cap.
     public init(configuration: FeedsConfiguration, now: @escaping @Sendable () -> Date = { Date() }) {

@@ -101,34 +101,15 @@ public struct AggregationRun: Sendable {
             batchSize: Int = 512,
             write: ([UInt8]) throws -> Void
         ) async throws {
-            let renderer = renderer.prepared(for: outline)
             let maker = builder.entryMaker(for: outline)
-            var output: [UInt8] = []
-            output.reserveCapacity(1 << 16)
-            try renderer.writeStart(of: outline, into: &output)
-            var written = 0
-            var currentDay = -1
-            func enter(_ day: Int) throws {
-                while currentDay < day {
-                    if currentDay >= 0 {
-                        try renderer.writeEnd(of: outline.days[currentDay], at: currentDay, into: &output)
-                    }
-                    currentDay += 1
-                    try renderer.writeStart(of: outline.days[currentDay], at: currentDay, into: &output)
-                }
-            }
+            var drawing = try DigestDrawing(renderer.prepared(for: outline), outline: outline)
             try await forEachBatch(of: batchSize) { dayIndex, items in
-                try enter(dayIndex)
-                let entries = maker.entries(for: items)
-                try renderer.write(entries, after: written, into: &output)
-                written += entries.count
-                try write(output)
-                output.removeAll(keepingCapacity: true)
+                try drawing.draw(maker.entries(for: items), inDay: dayIndex)
+                try write(drawing.output)
+                drawing.output.removeAll(keepingCapacity: true)
             }
-            try enter(outline.days.count - 1)
-            if currentDay >= 0 { try renderer.writeEnd(of: outline.days[currentDay], at: currentDay, into: &output) }
-            try renderer.writeEnd(of: outline, into: &output)
-            try write(output)
+            try drawing.finish()
+            try write(drawing.output)
         }
 
         /// Hands `body` the items of every day, at most `batchSize` at a time, in digest order; the next batch is
