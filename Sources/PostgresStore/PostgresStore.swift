@@ -270,42 +270,44 @@ public actor PostgresStore: StateStore {
     }
 
     @discardableResult
-    public func recordOutcome(
-        _ outcome: SourceHealth.Outcome,
-        for source: SourceID,
+    public func recordOutcomes(
+        _ reports: [SourceHealth.Report],
         at date: Date,
-        policy: RetryPolicy = RetryPolicy(),
-        entry: String? = nil
-    ) async throws -> SourceHealth {
+        policy: RetryPolicy = RetryPolicy()
+    ) async throws -> [SourceID: SourceHealth] {
+        guard !reports.isEmpty else { return [:] }
         let run = try await currentRun(at: date)
-        let health = try await health(for: source).recording(outcome, at: date, policy: policy, entry: entry)
-        if outcome == .skipped { return health }
-        let record = health
+        let current = try await healthRecords(of: reports.count == 1 ? reports[0].source : nil)
+        let (health, writes) = Self.recording(reports, over: current, at: date, policy: policy)
+        guard !writes.isEmpty else { return health }
         try await write { connection, logger in
-            try await connection.query(
-                """
-                INSERT INTO health (source, last_attempt, last_success, consecutive_failures, last_error, next_retry,
-                    entry)
-                VALUES (\(source.rawValue), \(record.lastAttempt?.timeIntervalSince1970),
-                    \(record.lastSuccess?.timeIntervalSince1970), \(record.consecutiveFailures), \(record.lastError),
-                    \(record.nextRetry?.timeIntervalSince1970), \(record.entry))
-                ON CONFLICT (source) DO UPDATE SET last_attempt = excluded.last_attempt,
-                    last_success = excluded.last_success, consecutive_failures = excluded.consecutive_failures,
-                    last_error = excluded.last_error, next_retry = excluded.next_retry, entry = excluded.entry
-                """,
-                logger: logger
-            )
-            if outcome == .succeeded {
+            for (report, record) in writes {
+                let source = report.source.rawValue
                 try await connection.query(
                     """
-                    UPDATE item SET is_current = (last_run = \(run))
-                    WHERE source = \(source.rawValue) AND is_current <> (last_run = \(run))
+                    INSERT INTO health (source, last_attempt, last_success, consecutive_failures, last_error, next_retry,
+                        entry)
+                    VALUES (\(source), \(record.lastAttempt?.timeIntervalSince1970),
+                        \(record.lastSuccess?.timeIntervalSince1970), \(record.consecutiveFailures), \(record.lastError),
+                        \(record.nextRetry?.timeIntervalSince1970), \(record.entry))
+                    ON CONFLICT (source) DO UPDATE SET last_attempt = excluded.last_attempt,
+                        last_success = excluded.last_success, consecutive_failures = excluded.consecutive_failures,
+                        last_error = excluded.last_error, next_retry = excluded.next_retry, entry = excluded.entry
                     """,
                     logger: logger
                 )
+                if report.outcome == .succeeded {
+                    try await connection.query(
+                        """
+                        UPDATE item SET is_current = (last_run = \(run))
+                        WHERE source = \(source) AND is_current <> (last_run = \(run))
+                        """,
+                        logger: logger
+                    )
+                }
             }
         }
-        return record
+        return health
     }
 
     @discardableResult

@@ -254,22 +254,21 @@ public actor SQLiteStore: StateStore {
         )
     }
 
-    /// Records how the source's run in this store's run ended, in one transaction.
-    /// - Returns: the source's health after the outcome.
     @discardableResult
-    public func recordOutcome(
-        _ outcome: SourceHealth.Outcome,
-        for source: SourceID,
+    public func recordOutcomes(
+        _ reports: [SourceHealth.Report],
         at date: Date,
-        policy: RetryPolicy = RetryPolicy(),
-        entry: String? = nil
-    ) async throws -> SourceHealth {
+        policy: RetryPolicy = RetryPolicy()
+    ) async throws -> [SourceID: SourceHealth] {
+        guard !reports.isEmpty else { return [:] }
         let run = try await currentRun(at: date)
-        let health = try await health(for: source).recording(outcome, at: date, policy: policy, entry: entry)
-        if outcome == .skipped { return health }
-        let record = health
+        let current =
+            reports.count == 1
+            ? [reports[0].source: try await health(for: reports[0].source)] : try await allHealth()
+        let (health, writes) = Self.recording(reports, over: current, at: date, policy: policy)
+        guard !writes.isEmpty else { return health }
         try await write { db in
-            try db.execute(
+            let upsert = try db.cachedStatement(
                 sql: """
                     INSERT INTO health (source, last_attempt, last_success, consecutive_failures, last_error, next_retry,
                         entry)
@@ -277,21 +276,24 @@ public actor SQLiteStore: StateStore {
                     ON CONFLICT (source) DO UPDATE SET last_attempt = excluded.last_attempt,
                         last_success = excluded.last_success, consecutive_failures = excluded.consecutive_failures,
                         last_error = excluded.last_error, next_retry = excluded.next_retry, entry = excluded.entry
-                    """,
-                arguments: [
-                    source.rawValue, record.lastAttempt?.timeIntervalSince1970,
+                    """
+            )
+            // Only the rows whose mark changes are written.
+            let markCurrent = try db.cachedStatement(
+                sql: "UPDATE item SET is_current = (last_run = ?) WHERE source = ? AND is_current <> (last_run = ?)"
+            )
+            for (report, record) in writes {
+                try upsert.execute(arguments: [
+                    report.source.rawValue, record.lastAttempt?.timeIntervalSince1970,
                     record.lastSuccess?.timeIntervalSince1970, record.consecutiveFailures, record.lastError,
                     record.nextRetry?.timeIntervalSince1970, record.entry,
-                ]
-            )
-            if outcome == .succeeded {
-                try db.execute(
-                    sql: "UPDATE item SET is_current = (last_run = ?) WHERE source = ?",
-                    arguments: [run, source.rawValue]
-                )
+                ])
+                if report.outcome == .succeeded {
+                    try markCurrent.execute(arguments: [run, report.source.rawValue, run])
+                }
             }
         }
-        return record
+        return health
     }
 
     /// Deletes items no run has seen since `cutoff`, except each source's current items (a `notModified` may still

@@ -391,7 +391,9 @@ import TributaryCore
         #expect(try await store.checkpoint(for: "other").isEmpty)
     }
 
-    @Test func aFailingStoreEndsTheRunWithItsErrorAndStopsTheSources() async throws {
+    /// Also while the failing save is on its way and the run goes on (``PipelineSettings/overlapsSaves``).
+    @Test(arguments: [false, true])
+    func aFailingStoreEndsTheRunWithItsErrorAndStopsTheSources(overlappingSaves: Bool) async throws {
         struct BrokenStore: ItemStore {
             struct Broken: Error {}
             func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
@@ -408,10 +410,12 @@ import TributaryCore
             source(.healthy("items", [makeItem("a")])),
             source(ScriptedSource("hang", [.send(.started), .hang]), timeout: .seconds(60)),
         ]
+        var settings = fixedSettings()
+        settings.overlapsSaves = overlappingSaves
         let clock = ContinuousClock()
         let start = clock.now
         await #expect(throws: BrokenStore.Broken.self) {
-            _ = try await pipeline(sources, store: BrokenStore()).run()
+            _ = try await pipeline(sources, settings: settings, store: BrokenStore()).run()
         }
         // A hang would last the hour (or minute) the source sleeps; 10 s tells the two apart even on a loaded CI
         // machine, where a 1 s bound failed under parallel test load.

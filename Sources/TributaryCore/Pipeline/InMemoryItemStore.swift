@@ -85,15 +85,13 @@ public actor InMemoryItemStore: StateStore {
     }
 
     @discardableResult
-    public func recordOutcome(
-        _ outcome: SourceHealth.Outcome,
-        for source: SourceID,
+    public func recordOutcomes(
+        _ reports: [SourceHealth.Report],
         at date: Date,
-        policy: RetryPolicy,
-        entry: String?
-    ) -> SourceHealth {
-        let health = health(for: source).recording(outcome, at: date, policy: policy, entry: entry)
-        healthRecords[source] = health
+        policy: RetryPolicy
+    ) -> [SourceID: SourceHealth] {
+        let (health, writes) = Self.recording(reports, over: healthRecords, at: date, policy: policy)
+        for (report, after) in writes { healthRecords[report.source] = after }
         return health
     }
 

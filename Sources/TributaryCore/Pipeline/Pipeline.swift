@@ -6,9 +6,11 @@ import Synchronization
 /// Tributary's event flow (DESIGN.md section 1).
 ///
 /// Each source runs in its own child task of one task group, raced against its timeout. Every event goes into a
-/// single `AsyncStream`, which one loop (the router, in the calling task) handles in arrival order: normalise
-/// (``Normaliser``), filter (``KeywordFilter``, `maxAge`), deduplicate (``Deduplicator``), cap (`maxItems`), save
-/// to the ``ItemStore``, then publish ``PipelineEvent``s and keep each ``SourceStatus`` current.
+/// single `AsyncChannel`, which one loop (the router, in the calling task) handles in arrival order. A batch of
+/// items is normalised (``Normaliser``) and filtered (``KeywordFilter``, `maxAge`) in its source's own task on the
+/// way in (``ItemIntake``), so sources do that side by side; the router deduplicates (``Deduplicator``), caps
+/// (`maxItems`), saves to the ``ItemStore``, then publishes ``PipelineEvent``s and keeps each ``SourceStatus``
+/// current.
 ///
 /// Isolation: a source that throws becomes a `failed` status with its reason; a source that runs past its timeout
 /// is cancelled and reported as `timedOut`; the other sources carry on untouched. The items a source delivered
@@ -67,29 +69,50 @@ public struct Pipeline: Sendable {
             let turns = settings.maxConcurrentSources.map { HostLimiter(maxConcurrentRequests: $0) }
             for (index, entry) in sources.enumerated() {
                 let timeout = entry.timeout ?? settings.defaultTimeout
+                let intake = router.intakes[index]
                 group.addTask {
                     let outcome: PipelineRouter.Outcome
                     if let turns {
                         outcome =
                             (try? await turns.withPermit(for: "sources") {
-                                await Self.run(entry.source, index: index, timeout: timeout, into: channel)
+                                await Self.run(
+                                    entry.source,
+                                    index: index,
+                                    intake: intake,
+                                    timeout: timeout,
+                                    into: channel
+                                )
                             }) ?? .cancelled
                     } else {
-                        outcome = await Self.run(entry.source, index: index, timeout: timeout, into: channel)
+                        outcome = await Self.run(
+                            entry.source,
+                            index: index,
+                            intake: intake,
+                            timeout: timeout,
+                            into: channel
+                        )
                     }
                     await channel.send(.ended(index, outcome))
                 }
             }
             var running = sources.count
-            // The channel ends early only when this task is cancelled; the check below turns that into a throw.
-            for await input in channel {
-                try await router.handle(input, publish: onEvent)
-                if case .ended = input {
-                    running -= 1
-                    if running == 0 { break }
+            router.interrupt = { channel.finish() }
+            do {
+                // The channel ends early only when this task is cancelled or a save on its way failed; the check and
+                // the wait for that save below turn either into a throw.
+                for await input in channel {
+                    try await router.handle(input, publish: onEvent)
+                    if case .ended = input {
+                        running -= 1
+                        if running == 0 { break }
+                    }
                 }
+                try Task.checkCancellation()
+                try await router.finishPendingSave(publish: onEvent)
+            } catch {
+                await router.abandonPendingSave()
+                throw error
             }
-            try Task.checkCancellation()
             return router.result()
         }
     }
@@ -121,7 +144,8 @@ public struct Pipeline: Sendable {
 
     // MARK: - Private
 
-    /// Runs one source against its timeout; returns how it ended. Its events go into `channel` as they come.
+    /// Runs one source against its timeout; returns how it ended. Its events go into `channel` as they come, its
+    /// items through `intake` first (here, in the source's task, so that sources normalise side by side).
     ///
     /// The source runs in a task of its own, so that a deadline holds whatever the source is blocked in: at its
     /// timeout (or when the run is cancelled) it is cancelled and given ``abandonGrace`` to end; a source still
@@ -130,13 +154,18 @@ public struct Pipeline: Sendable {
     private static func run(
         _ source: any Source,
         index: Int,
+        intake: ItemIntake,
         timeout: Duration,
         into channel: AsyncChannel<PipelineRouter.Input>
     ) async -> PipelineRouter.Outcome {
         let open = Gate()
         let sink = EventSink { event in
             guard open.isOpen else { return }
-            await channel.send(.event(index, event))
+            if case .items(let items) = event {
+                await channel.send(.items(index, intake.take(items)))
+            } else {
+                await channel.send(.event(index, event))
+            }
         }
         // Everything that can end the wait, in the order it happens: the source's own end, its timeout, the run's
         // cancellation, the end of the grace period.

@@ -7,8 +7,10 @@ import OrderedCollections
 struct PipelineRouter {
     /// What flows through the pipeline's stream.
     enum Input: Sendable {
-        /// An event a source sent through its sink.
+        /// An event a source sent through its sink (its items come as ``items(_:_:)``).
         case event(Int, SourceEvent)
+        /// A batch of items a source sent, already through its ``ItemIntake`` (in the source's own task).
+        case items(Int, ItemIntake.Batch)
         /// The source's task ended; sent after every event of that source.
         case ended(Int, Outcome)
     }
@@ -30,9 +32,8 @@ struct PipelineRouter {
     private let settings: PipelineSettings
     private let store: any ItemStore
     private let logger: Logger
-    private let globalFilter: KeywordFilter
-    private let sourceFilters: [KeywordFilter]
-    private let normaliser = Normaliser()
+    /// Each source's intake (normalise, filter), by index.
+    let intakes: [ItemIntake]
     private let clock = ContinuousClock()
     private let startedAt: ContinuousClock.Instant
 
@@ -50,6 +51,13 @@ struct PipelineRouter {
     private var cappedCounts: [Int]
     /// Where each source's kept items stand in the digest order, for its cap (``oldestKept(by:)``).
     private var capPlaces: [Heap<CapPlace>]
+    /// The batch whose save is on its way (``PipelineSettings/overlapsSaves``), and the events decided since,
+    /// which wait for it to be published in order.
+    private var pendingSave: PendingSave?
+    private var waiting: [Waiting] = []
+    /// Ends the run's stream of inputs: what a save on its way calls when it fails, so that the run ends with the
+    /// store's error at once rather than when the next batch comes.
+    var interrupt: @Sendable () -> Void = {}
     /// Sources ended by their timeout or the run's cancellation rather than by themselves.
     private var stoppedByTheRun: [Bool]
     /// Warnings of each source beyond ``warningLimit``, counted instead of kept.
@@ -63,8 +71,8 @@ struct PipelineRouter {
         self.settings = settings
         self.store = store
         self.logger = logger
-        globalFilter = KeywordFilter(include: settings.include, exclude: settings.exclude)
-        sourceFilters = sources.map { KeywordFilter(include: $0.include, exclude: $0.exclude) }
+        let globalFilter = KeywordFilter(include: settings.include, exclude: settings.exclude)
+        intakes = sources.map { ItemIntake(source: $0, settings: settings, globalFilter: globalFilter) }
         startedAt = clock.now
         statuses = sources.map { SourceStatus(sourceID: $0.id, kind: $0.kind, title: $0.title) }
         terminated = Array(repeating: false, count: sources.count)
@@ -89,8 +97,12 @@ struct PipelineRouter {
     /// Handles one input: updates the run's state, writes to the store, publishes what changed.
     mutating func handle(_ input: Input, publish: Publish) async throws {
         switch input {
+        case .event(let index, .items(let items)):
+            try await handle(.items(items), from: index, taken: intakes[index].take(items), publish: publish)
         case .event(let index, let event):
-            try await handle(event, from: index, publish: publish)
+            try await handle(event, from: index, taken: nil, publish: publish)
+        case .items(let index, let batch):
+            try await handle(.items(batch.items), from: index, taken: batch, publish: publish)
         case .ended(let index, let outcome):
             await end(index, outcome: outcome, publish: publish)
         }
@@ -98,7 +110,13 @@ struct PipelineRouter {
 
     // MARK: - Private
 
-    private mutating func handle(_ event: SourceEvent, from index: Int, publish: Publish) async throws {
+    /// Handles one event; `taken` is the batch's intake when the event is `.items`.
+    private mutating func handle(
+        _ event: SourceEvent,
+        from index: Int,
+        taken: ItemIntake.Batch?,
+        publish: Publish
+    ) async throws {
         if terminated[index] {
             // A source that ran out of time may still have had an event on its way when it was ended: dropped.
             if stoppedByTheRun[index] {
@@ -117,16 +135,20 @@ struct PipelineRouter {
                 await warn(index, "ignored a second 'started' event (SRC-8)", publish)
             } else {
                 statuses[index].state = .running
-                await publish(.sourceStatusChanged(statuses[index]))
+                await emit(.sourceStatusChanged(statuses[index]), publish)
             }
         case .items(let items):
             await ensureRunning(index, before: event, publish)
-            try await receive(items, from: index, publish: publish)
+            let batch = taken ?? intakes[index].take(items)
+            for warning in batch.warnings { await warn(index, warning, publish) }
+            try await receive(batch.items, from: index, publish: publish)
         case .warning(let warning):
             await ensureRunning(index, before: event, publish)
             await warn(index, warning, publish)
         case .checkpoint(let checkpoint):
             await ensureRunning(index, before: event, publish)
+            // After the items sent before it, which a save on its way may still be writing.
+            try await finishPendingSave(publish: publish)
             try await store.saveCheckpoint(checkpoint, for: sources[index].id)
         case .failed(let error):
             await finish(index, state: .failed(error), publish: publish)
@@ -136,10 +158,11 @@ struct PipelineRouter {
             await ensureRunning(index, before: event, publish)
             // The stored items were normalised and saved when they arrived: they are served as they are, neither
             // normalised nor written again (a warm run costs little more than its HTTP round trips).
+            try await finishPendingSave(publish: publish)
             let stored = try await store.currentItems(from: sources[index].id)
             if !stored.isEmpty {
                 try await receive(
-                    stored.map(\.item),
+                    intakes[index].takeStored(stored.map(\.item)),
                     from: index,
                     publish: publish,
                     storedFirstSeen: Dictionary(
@@ -212,12 +235,15 @@ struct PipelineRouter {
             statuses[index].warnings.append(
                 SourceWarning("\(count) more warnings like these were not shown (the first \(Self.warningLimit) were)")
             )
-            await publish(.warning(sources[index].id, statuses[index].warnings[statuses[index].warnings.count - 1]))
+            await emit(
+                .warning(sources[index].id, statuses[index].warnings[statuses[index].warnings.count - 1]),
+                publish
+            )
         }
         terminated[index] = true
         statuses[index].state = state
         statuses[index].duration = clock.now - startedAt
-        await publish(.sourceStatusChanged(statuses[index]))
+        await emit(.sourceStatusChanged(statuses[index]), publish)
     }
 
     private mutating func warn(_ index: Int, _ message: String, _ publish: Publish) async {
@@ -230,37 +256,24 @@ struct PipelineRouter {
             return
         }
         statuses[index].warnings.append(warning)
-        await publish(.warning(sources[index].id, warning))
-        await publish(.sourceStatusChanged(statuses[index]))
+        await emit(.warning(sources[index].id, warning), publish)
+        await emit(.sourceStatusChanged(statuses[index]), publish)
     }
 
-    /// One batch: normalise, filter, deduplicate, cap, save, publish. Items served from the store
-    /// (`storedFirstSeen`, their first-seen times by id) skip normalising and saving: they went through both when
-    /// they arrived.
+    /// One batch of items the source's ``ItemIntake`` took (normalised and filtered): deduplicate, cap, save,
+    /// publish. Items served from the store (`storedFirstSeen`, their first-seen times by id) are not saved again:
+    /// they were saved when they arrived.
     private mutating func receive(
-        _ items: [FeedItem],
+        _ candidates: [FeedItem],
         from index: Int,
         publish: Publish,
         storedFirstSeen: [String: Date]? = nil
     ) async throws {
         let source = sources[index]
         let now = settings.now()
-        let cutoff = settings.maxAge.map { now.addingTimeInterval(-$0.timeInterval) }
-
-        var candidates: [FeedItem] = []
-        for item in items {
-            let candidate: FeedItem
-            if storedFirstSeen != nil {
-                candidate = item
-            } else {
-                let output = normaliser.normalise(item, from: source.id, baseURL: source.baseURL)
-                for warning in output.warnings { await warn(index, warning, publish) }
-                candidate = output.item
-            }
-            guard globalFilter.allows(candidate), sourceFilters[index].allows(candidate) else { continue }
-            if let cutoff, let date = candidate.datePublished ?? candidate.dateModified, date < cutoff { continue }
-            candidates.append(candidate)
-        }
+        // A source's batches are decided one after the other as in a run without overlap: its cap compares
+        // first-seen times the store gives back.
+        if pendingSave?.sources.contains(source.id) == true { try await finishPendingSave(publish: publish) }
 
         var batch = Batch()
         for item in candidates {
@@ -302,21 +315,75 @@ struct PipelineRouter {
             }
         }
 
-        if storedFirstSeen == nil { try await save(batch, at: now) }
         let previousCount = statuses[index].itemCount
         statuses[index].itemCount = keptCounts[index]
-
-        let added = batch.added.compactMap { held[$0] ?? entries[$0]?.outline.placeholder }
-        let updated = batch.updated.compactMap { held[$0] ?? entries[$0]?.outline.placeholder }
-        if !added.isEmpty { await publish(.itemsAdded(added)) }
-        if !updated.isEmpty { await publish(.itemsUpdated(updated)) }
-        if !batch.removed.isEmpty { await publish(.itemsRemoved(batch.removed)) }
-        if statuses[index].itemCount != previousCount { await publish(.sourceStatusChanged(statuses[index])) }
-        for other in batch.touchedSources.sorted() where other != index {
-            await publish(.sourceStatusChanged(statuses[other]))
+        var notice = Notice(added: Array(batch.added), updated: Array(batch.updated), removed: batch.removed)
+        if statuses[index].itemCount != previousCount { notice.statuses.append(statuses[index]) }
+        for other in batch.touchedSources.sorted() where other != index { notice.statuses.append(statuses[other]) }
+        var saved: [Key: FeedItem] = [:]
+        if storedFirstSeen == nil {
+            guard let written = try await save(batch, at: now, publish: publish) else {
+                // Published once the store has the batch, in its place among the events.
+                waiting.append(.notice(notice, toSave: Array(batch.toSave)))
+                return
+            }
+            saved = written
         }
+        await announce(notice, saved: saved, publish)
         // The store holds these items now: a run that reads its digest back from the store keeps only outlines.
         if !settings.holdsItems { held.removeAll(keepingCapacity: true) }
+    }
+
+    /// Publishes a batch's notice: its items as the store saved them (stamped with their stored first-seen times),
+    /// else as the run holds them.
+    private func announce(_ notice: Notice, saved: [Key: FeedItem], _ publish: Publish) async {
+        func item(_ key: Key) -> FeedItem? { saved[key] ?? held[key] ?? entries[key]?.outline.placeholder }
+        let added = notice.added.compactMap(item)
+        let updated = notice.updated.compactMap(item)
+        if !added.isEmpty { await publish(.itemsAdded(added)) }
+        if !updated.isEmpty { await publish(.itemsUpdated(updated)) }
+        if !notice.removed.isEmpty { await publish(.itemsRemoved(notice.removed)) }
+        for status in notice.statuses { await publish(.sourceStatusChanged(status)) }
+    }
+
+    /// Publishes `event` now, or after the batch whose save is on its way, keeping the order events were decided in.
+    private mutating func emit(_ event: PipelineEvent, _ publish: Publish) async {
+        if pendingSave == nil {
+            await publish(event)
+        } else {
+            waiting.append(.event(event))
+        }
+    }
+
+    /// Waits for the save on its way (``PipelineSettings/overlapsSaves``), takes the stored first-seen times and
+    /// publishes what waited for it. Every read or write of the store that must follow the batch comes after this.
+    mutating func finishPendingSave(publish: Publish) async throws {
+        guard let pending = pendingSave else { return }
+        pendingSave = nil
+        let saved = take(try await pending.task.value)
+        let events = waiting
+        waiting.removeAll()
+        for event in events {
+            switch event {
+            case .event(let event):
+                await publish(event)
+            case .notice(let notice, let keys):
+                await announce(notice, saved: saved, publish)
+                if !settings.holdsItems {
+                    for key in keys { held[key] = nil }
+                }
+            }
+        }
+    }
+
+    /// Stops the save on its way, when the run ends early (cancelled, or a store error), so that it does not
+    /// outlive the run.
+    mutating func abandonPendingSave() async {
+        guard let pending = pendingSave else { return }
+        pendingSave = nil
+        waiting.removeAll()
+        pending.task.cancel()
+        _ = try? await pending.task.value
     }
 
     /// Whether ``keep(_:from:now:batch:)`` would keep the item under its source's `maxItems`.
@@ -408,36 +475,70 @@ struct PipelineRouter {
         return nil
     }
 
-    /// Writes the batch's new and changed items, one save per source, and takes the stored first-seen times.
-    private mutating func save(_ batch: Batch, at now: Date) async throws {
+    /// Writes the batch's new and changed items, one save per source, and takes the stored first-seen times; with
+    /// ``PipelineSettings/overlapsSaves``, starts the write and returns, to take them when the next batch is saved.
+    /// - Returns: the saved items by key, as the store saved them; `nil` when the save is on its way.
+    private mutating func save(_ batch: Batch, at now: Date, publish: Publish) async throws -> [Key: FeedItem]? {
         var sourceOrder: [SourceID] = []
         for key in batch.toSave where !sourceOrder.contains(key.source) { sourceOrder.append(key.source) }
+        var job = SaveJob(date: now, parts: [])
         for sourceID in sourceOrder {
-            let keys = batch.toSave.filter { $0.source == sourceID }
             // An item saved earlier in the run and changed since (another source's copy joined its `also_in`) is
             // read back from the store when the run does not hold it.
-            let missing = keys.filter { held[$0] == nil && entries[$0] != nil }
-            var reread: [Key: FeedItem] = [:]
-            if !missing.isEmpty {
-                for stored in try await store.items(Array(missing)) {
-                    let key = Key(source: stored.sourceID, id: stored.item.id)
-                    if let outline = entries[key]?.outline { reread[key] = outline.completing(stored.item) }
+            let keys = batch.toSave.filter { $0.source == sourceID }
+            job.parts.append(
+                (
+                    sourceID,
+                    keys.compactMap { key in
+                        if let item = held[key] { return .item(item) }
+                        return entries[key].map { .stored($0.outline) }
+                    }
+                )
+            )
+        }
+        // One save at a time, in order: the one on its way ends (and a later batch may read what it wrote) first.
+        try await finishPendingSave(publish: publish)
+        guard settings.overlapsSaves else {
+            return take(try await job.run(in: store))
+        }
+        let store = store
+        let interrupt = interrupt
+        pendingSave = PendingSave(
+            task: Task {
+                do {
+                    return try await job.run(in: store)
+                } catch {
+                    interrupt()
+                    throw error
                 }
-            }
-            let items = keys.compactMap { held[$0] ?? reread[$0] }
-            let changes = try await store.save(items, from: sourceID, at: now)
+            },
+            keys: Array(batch.toSave),
+            sources: Set(sourceOrder)
+        )
+        return nil
+    }
+
+    /// Takes what the store says of saved items: their first-seen times (an item an earlier run saw keeps its
+    /// own). Only that: the run's own state of an item may be newer than what was saved (a later batch added to
+    /// its `also_in`).
+    /// - Returns: the saved items by key, as the store saved them.
+    private mutating func take(_ saved: [(SourceID, StoreChanges)]) -> [Key: FeedItem] {
+        var items: [Key: FeedItem] = [:]
+        for (sourceID, changes) in saved {
             for stored in changes.all {
                 let key = Key(source: sourceID, id: stored.item.id)
+                items[key] = stored.item
                 guard var entry = entries[key] else { continue }
-                var item = stored.item
-                item.tributary = item.tributary ?? TributaryExtension()
-                item.tributary?.firstSeen = stored.firstSeen
-                held[key] = item
-                entry.outline = ItemOutline(item, key: key)
+                entry.outline.firstSeen = stored.firstSeen
                 entry.firstSeen = stored.firstSeen
                 setEntry(entry, for: key)
+                // An item read back from the store is held until its batch is published.
+                held[key] =
+                    held[key].map { StoredItem.stamped($0, firstSeen: stored.firstSeen) }
+                    ?? entry.outline.completing(stored.item)
             }
         }
+        return items
     }
 
     private static func name(of event: SourceEvent) -> String {
@@ -452,6 +553,67 @@ struct PipelineRouter {
         }
     }
 
+}
+
+/// A batch's save on its way to the store.
+private struct PendingSave {
+    let task: Task<[(SourceID, StoreChanges)], any Error>
+    /// The keys it saves.
+    let keys: [ItemKey]
+    /// The sources of those keys.
+    let sources: Set<SourceID>
+}
+
+/// An event that waits for a save on its way.
+private enum Waiting {
+    case event(PipelineEvent)
+    /// A batch's notice; `toSave` are the keys the run lets go of once it is published, when it holds only
+    /// outlines.
+    case notice(Notice, toSave: [ItemKey])
+}
+
+/// What a batch publishes: the keys of its added and updated items (published as the items are once saved), the
+/// items a cap removed, and the statuses it changed, as they were after the batch.
+private struct Notice {
+    var added: [ItemKey]
+    var updated: [ItemKey]
+    var removed: [FeedItem]
+    var statuses: [SourceStatus] = []
+}
+
+/// The writes of one batch, in order: for each source, its items whole, or as outlines to complete with what the
+/// store holds (an item the run no longer holds whole).
+private struct SaveJob: Sendable {
+    enum Part: Sendable {
+        case item(FeedItem)
+        case stored(ItemOutline)
+    }
+
+    let date: Date
+    var parts: [(SourceID, [Part])]
+
+    func run(in store: any ItemStore) async throws -> [(SourceID, StoreChanges)] {
+        var saved: [(SourceID, StoreChanges)] = []
+        for (sourceID, items) in parts {
+            var outlines: [ItemKey: ItemOutline] = [:]
+            for case .stored(let outline) in items { outlines[outline.key] = outline }
+            var reread: [ItemKey: FeedItem] = [:]
+            if !outlines.isEmpty {
+                for stored in try await store.items(Array(outlines.keys)) {
+                    let key = ItemKey(source: stored.sourceID, id: stored.item.id)
+                    if let outline = outlines[key] { reread[key] = outline.completing(stored.item) }
+                }
+            }
+            let whole: [FeedItem] = items.compactMap { part in
+                switch part {
+                case .item(let item): item
+                case .stored(let outline): reread[outline.key]
+                }
+            }
+            saved.append((sourceID, try await store.save(whole, from: sourceID, at: date)))
+        }
+        return saved
+    }
 }
 
 /// What one batch of items changed, in arrival order.

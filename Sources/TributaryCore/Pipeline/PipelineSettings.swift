@@ -19,6 +19,12 @@ public struct PipelineSettings: Sendable {
     /// each item's outline once the store has saved the item (``PipelineResult/outlines``), for runs whose digest
     /// reads the items back from the store: memory then stays flat in the number of items. `true` by default.
     public var holdsItems: Bool = true
+    /// Whether the router goes on with the next batch while the store writes the last one (one write on its way at
+    /// a time, in order), so that deciding and writing run side by side. Events still come in the order they were
+    /// decided, each batch's once the store has it, but a batch is published only when the next batch is saved or
+    /// the run ends: for one-shot runs (``AggregationRun``), not for `watch`, whose events must show as they
+    /// happen. Off by default.
+    public var overlapsSaves: Bool = false
     /// The most sources a one-shot run has going at once; the others wait for a turn, which is not charged to their
     /// timeout. Each running source holds its response, its parser and a batch of items, so this bounds a run's
     /// memory whatever the number of feeds. `nil` (the default) runs every source at once, as `watch` needs for

@@ -185,6 +185,7 @@ public struct AggregationRun: Sendable {
         var settings = PipelineSettings(configuration: configuration, now: now)
         settings.holdsItems = holdsItems
         settings.maxConcurrentSources = PipelineSettings.defaultMaxConcurrentSources
+        settings.overlapsSaves = true
         let pipeline = Pipeline(sources: sources, settings: settings, store: store, logger: logger)
         await progress.begin(sources: sources.map { ($0.source.id, $0.title) })
         let result = try await pipeline.run { event in await progress.handle(event) }
@@ -201,22 +202,25 @@ public struct AggregationRun: Sendable {
                 )
             }
         }
-        for status in result.statuses where fetch {
-            let outcome = Self.outcome(of: status, skipped: backingOff[status.sourceID] != nil)
-            let record = try await store.recordOutcome(
-                outcome,
-                for: status.sourceID,
-                at: generatedAt,
-                policy: retryPolicy,
-                entry: entries[status.sourceID]?.fingerprint
-            )
+        if fetch {
+            // One transaction for every source's outcome.
+            let reports = result.statuses.map { status in
+                SourceHealth.Report(
+                    source: status.sourceID,
+                    outcome: Self.outcome(of: status, skipped: backingOff[status.sourceID] != nil),
+                    entry: entries[status.sourceID]?.fingerprint
+                )
+            }
+            let records = try await store.recordOutcomes(reports, at: generatedAt, policy: retryPolicy)
             // A store of one run (`--no-state`) has no history worth a line in the digest.
             if store.keepsHistory {
-                health[status.sourceID] = DigestBuilder.Health(
-                    consecutiveFailures: record.consecutiveFailures,
-                    lastSuccess: record.lastSuccess,
-                    nextRetry: record.nextRetry
-                )
+                for (id, record) in records {
+                    health[id] = DigestBuilder.Health(
+                        consecutiveFailures: record.consecutiveFailures,
+                        lastSuccess: record.lastSuccess,
+                        nextRetry: record.nextRetry
+                    )
+                }
             }
         }
         var outlines = result.outlines

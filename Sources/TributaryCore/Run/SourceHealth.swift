@@ -41,7 +41,24 @@ public struct SourceHealth: Sendable, Equatable {
         return date < nextRetry
     }
 
-    /// How one run of a source ended, for ``StateStore/recordOutcome(_:for:at:policy:entry:)``.
+    /// How one source's run ended, as ``StateStore/recordOutcomes(_:at:policy:)`` records it.
+    public struct Report: Sendable, Equatable {
+        /// The source.
+        public var source: SourceID
+        /// How its run ended.
+        public var outcome: Outcome
+        /// The fingerprint of its feeds.json entry (``SourceConfiguration/fingerprint``), if known.
+        public var entry: String?
+
+        /// Creates a report.
+        public init(source: SourceID, outcome: Outcome, entry: String? = nil) {
+            self.source = source
+            self.outcome = outcome
+            self.entry = entry
+        }
+    }
+
+    /// How one run of a source ended, for ``StateStore/recordOutcomes(_:at:policy:)``.
     public enum Outcome: Sendable, Equatable {
         /// It delivered its items; they become the items a later `notModified` serves.
         case succeeded

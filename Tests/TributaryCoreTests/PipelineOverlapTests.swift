@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TributaryCore
+
+/// A run that goes on deciding while the store writes (``PipelineSettings/overlapsSaves``, what one-shot digests
+/// use) must end exactly where a run that waits for every write ends: the same items, outlines, statuses, stored
+/// items, and the same events in the same order.
+@Suite struct PipelineOverlapTests {
+    /// Sources that take turns (each sends everything once the one before it has), so that both runs see their
+    /// events in the same order.
+    struct TakingTurns: Source {
+        struct Options: Decodable, Sendable {}
+        static let kind = "turns"
+        static let documentation = SourceDocumentation(summary: "Test.", options: [], example: "{}")
+
+        let id: SourceID
+        let turn: Int
+        let turns: Turns
+        let events: [SourceEvent]
+
+        init(id: SourceID, options: Options, context: SourceContext) throws {
+            throw CancellationError()
+        }
+
+        init(_ id: SourceID, turn: Int, of turns: Turns, _ events: [SourceEvent]) {
+            self.id = id
+            self.turn = turn
+            self.turns = turns
+            self.events = events
+        }
+
+        func run(into sink: EventSink) async throws {
+            while turns.current != turn { try await Task.sleep(for: .milliseconds(1)) }
+            for event in events { await sink.send(event) }
+            turns.next()
+        }
+    }
+
+    final class Turns: Sendable {
+        private let value = Mutex(0)
+        var current: Int { value.withLock { $0 } }
+        func next() { value.withLock { $0 += 1 } }
+    }
+
+    struct Outcome: Equatable {
+        var events: [PipelineEvent]
+        var items: [FeedItem]
+        var outlines: [ItemOutline]
+        var statuses: [SourceStatus]
+        var stored: [StoredItem]
+    }
+
+    /// Runs the scenario: sources listed in one order, answering in another, with duplicates across sources, an
+    /// update within the run, a copy that joins an item's `also_in` while the item's save is on its way, a cap over
+    /// undated items seen in an earlier run, a filter, a dropped relative URL, a checkpoint and a source that did
+    /// not change.
+    func run(overlapping: Bool, holdsItems: Bool) async throws -> Outcome {
+        let store = InMemoryItemStore()
+        let earlier = hoursFromNow(-30)
+        // Seen in an earlier run: keeps its first-seen time, which places it under the cap.
+        _ = await store.save([makeItem("b-undated-old")], from: "b", at: earlier)
+        _ = await store.save([makeItem("c-1", published: hoursFromNow(-5))], from: "c", at: earlier)
+        _ = try await store.recordOutcome(.succeeded, for: "c", at: earlier)
+
+        let turns = Turns()
+        var shared = makeItem("a-shared", url: "https://example.org/shared", published: hoursFromNow(-1))
+        shared.title = "Shared"
+        var sharedCopy = makeItem("b-shared", url: "https://example.org/shared", published: hoursFromNow(-1))
+        sharedCopy.title = "Shared copy"
+        var relative = makeItem("b-relative", published: hoursFromNow(-2))
+        relative.image = "/relative.png"
+        var updated = makeItem("b-1", published: hoursFromNow(-3))
+        updated.title = "Changed title"
+        let sources: [PipelineSource] = [
+            // Listed first, answers last: it takes the shared item over from "b".
+            PipelineSource(
+                source: TakingTurns(
+                    "a",
+                    turn: 3,
+                    of: turns,
+                    [.started, .items([shared, makeItem("a-2", published: hoursFromNow(-4))]), .finished]
+                ),
+                kind: "turns"
+            ),
+            PipelineSource(
+                source: TakingTurns(
+                    "b",
+                    turn: 0,
+                    of: turns,
+                    [
+                        .started,
+                        .items([
+                            makeItem("b-1", published: hoursFromNow(-3)), sharedCopy, makeItem("b-undated-old"),
+                            makeItem("b-undated-new"),
+                        ]),
+                        .items([updated, relative, makeItem("b-ad", title: "An ad")]),
+                        .finished,
+                    ]
+                ),
+                kind: "turns",
+                exclude: ["ad"],
+                maxItems: 4
+            ),
+            PipelineSource(source: TakingTurns("c", turn: 2, of: turns, [.started, .notModified]), kind: "turns"),
+            PipelineSource(
+                source: TakingTurns(
+                    "d",
+                    turn: 1,
+                    of: turns,
+                    // Its copy of b-1 joins b-1's `also_in` while b's last batch is still being saved.
+                    [
+                        .started, .items([makeItem("d-1", url: "https://example.org/b-1")]),
+                        .checkpoint(SourceCheckpoint(["etag": "\"1\""])), .finished,
+                    ]
+                ),
+                kind: "turns"
+            ),
+        ]
+        var settings = fixedSettings()
+        settings.overlapsSaves = overlapping
+        settings.holdsItems = holdsItems
+        let log = EventLog()
+        let result = try await Pipeline(sources: sources, settings: settings, store: store)
+            .run(onEvent: { log.append($0) })
+        func timeless(_ status: SourceStatus) -> SourceStatus {
+            var status = status
+            status.duration = nil
+            return status
+        }
+        let events = log.all.map { event -> PipelineEvent in
+            if case .sourceStatusChanged(let status) = event { return .sourceStatusChanged(timeless(status)) }
+            return event
+        }
+        #expect(await store.checkpoint(for: "d") == SourceCheckpoint(["etag": "\"1\""]))
+        return Outcome(
+            events: events,
+            items: result.items,
+            outlines: result.outlines,
+            statuses: result.statuses.map(timeless),
+            stored: await store.items()
+        )
+    }
+
+    @Test(arguments: [true, false])
+    func overlappingSavesEndsWhereWaitingForEachSaveEnds(holdsItems: Bool) async throws {
+        let waiting = try await run(overlapping: false, holdsItems: holdsItems)
+        let overlapping = try await run(overlapping: true, holdsItems: holdsItems)
+        #expect(overlapping.outlines == waiting.outlines)
+        #expect(overlapping.items == waiting.items)
+        #expect(overlapping.statuses == waiting.statuses)
+        #expect(overlapping.stored == waiting.stored)
+        #expect(overlapping.events.count == waiting.events.count)
+        for (index, (event, expected)) in zip(overlapping.events, waiting.events).enumerated() {
+            #expect(event == expected, "event \(index)")
+        }
+        // The scenario did what it says, so the comparison is worth something.
+        #expect(waiting.statuses.map(\.state) == [.succeeded, .succeeded, .notModified, .succeeded])
+        let kept = Set(waiting.outlines.map(\.id))
+        #expect(kept.contains("a-shared") && !kept.contains("b-shared") && !kept.contains("b-ad"))
+        #expect(waiting.outlines.first { $0.id == "a-shared" }?.alsoIn.map(\.id) == ["b-shared"])
+        // The cap let go of the undated item an earlier run saw (its stored first-seen time makes it the oldest),
+        // not of the one seen now.
+        #expect(!kept.contains("b-undated-old") && kept.contains("b-undated-new"))
+        #expect(waiting.events.contains { if case .itemsRemoved = $0 { true } else { false } })
+        #expect(waiting.events.contains { if case .itemsUpdated = $0 { true } else { false } })
+        #expect(waiting.events.contains { if case .warning = $0 { true } else { false } })
+        #expect(waiting.outlines.first { $0.id == "b-1" }?.alsoIn.map(\.id) == ["d-1"])
+        #expect(waiting.stored.contains { $0.item.id == "b-1" && $0.item.title == "Changed title" })
+    }
+}
