@@ -32,6 +32,28 @@ import TributaryCore
         #expect(output.contains(#"<time datetime="2026-11-22T05:00:00+09:00">05:00</time>"#))
     }
 
+    /// A digest large enough that its days' values are made in two halves side by side: every day and every entry
+    /// comes out once, in the digest's order.
+    @Test func aLargeDigestKeepsItsDaysAndEntriesInOrder() throws {
+        let generatedAt = Date(timeIntervalSince1970: 1_795_327_200)
+        let items = (0..<1_500).map { index in
+            FeedItem(
+                id: "item-\(index)",
+                url: "https://example.org/\(index)",
+                title: "Entry \(index).",
+                datePublished: generatedAt.addingTimeInterval(-Double(index) * 300)
+            )
+        }
+        let digest = DigestBuilder(title: "Large", timeZone: .gmt, generatedAt: generatedAt)
+            .build(items: items, statuses: [])
+        #expect(digest.days.count >= 5)
+        let output = try HTMLRenderer().render(digest)
+        let sections = output.matches(of: /<section id="day-([0-9-]+)"/).map { String($0.output.1) }
+        #expect(sections == digest.days.map(\.id))
+        let titles = output.matches(of: /Entry ([0-9]+)\./).map { String($0.output.1) }
+        #expect(titles == digest.entries.map { String($0.item.id.dropFirst("item-".count)) })
+    }
+
     @Test(arguments: TestDigest.hostileStrings)
     func escapesEveryFeedStringInTextAndAttributes(_ hostile: String) throws {
         let entry = TestDigest.entry(

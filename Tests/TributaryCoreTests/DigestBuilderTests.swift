@@ -290,4 +290,13 @@ import Testing
             #expect(formats.iso(date) == formats.isoFormatter.string(from: date), "\(zone) \(instant)")
         }
     }
+
+    /// A whole digest's entries are made in two runs of days with about as many items each.
+    @Test func daysSplitInTwoRunsOfAboutAsManyItems() {
+        #expect(AggregationRun.Outcome.halves(of: [5, 1, 1, 5]) == [[0, 1], [2, 3]])
+        #expect(AggregationRun.Outcome.halves(of: [10, 1, 1]) == [[0], [1, 2]])
+        #expect(AggregationRun.Outcome.halves(of: [1, 1, 10]) == [[0, 1, 2], []])
+        #expect(AggregationRun.Outcome.halves(of: [3]) == [[0], []])
+        #expect(AggregationRun.Outcome.halves(of: []) == [[], []])
+    }
 }

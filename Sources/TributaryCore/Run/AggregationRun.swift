@@ -83,15 +83,44 @@ public struct AggregationRun: Sendable {
         /// Whether any source failed (exit code 1).
         public var hasFailures: Bool { result.hasFailures }
 
-        /// The whole digest, every entry drawn.
+        /// The whole digest, every entry drawn: the days' items are read first, then their entries are made in
+        /// two halves side by side, each with a maker of its own (date formatters are not shared across threads).
         public func digest() async throws -> Digest {
-            let maker = builder.entryMaker(for: outline)
+            var items = outline.days.map { _ in [FeedItem]() }
+            try await forEachBatch(of: .max) { dayIndex, batch in items[dayIndex] += batch }
+            let halves = Self.halves(of: items.map(\.count))
             var entries = outline.days.map { _ in [Digest.Entry]() }
-            try await forEachBatch(of: .max) { dayIndex, items in entries[dayIndex] += maker.entries(for: items) }
+            try await withThrowingTaskGroup(of: [(Int, [Digest.Entry])].self) { group in
+                for half in halves where !half.isEmpty {
+                    let days = half.map { ($0, items[$0]) }
+                    let builder = builder
+                    let outline = outline
+                    group.addTask {
+                        let maker = builder.entryMaker(for: outline)
+                        return days.map { ($0, maker.entries(for: $1)) }
+                    }
+                }
+                for try await made in group {
+                    for (dayIndex, dayEntries) in made { entries[dayIndex] = dayEntries }
+                }
+            }
             return Digest(
                 outline,
                 days: zip(outline.days, entries).map { Digest.Day(id: $0.id, heading: $0.heading, entries: $1) }
             )
+        }
+
+        /// The day indices split in two runs of days with about as many items each (the first half's days come
+        /// first), for ``digest()``.
+        static func halves(of counts: [Int]) -> [[Int]] {
+            let total = counts.reduce(0, +)
+            var first: [Int] = []
+            var sum = 0
+            for (index, count) in counts.enumerated() where sum * 2 < total {
+                first.append(index)
+                sum += count
+            }
+            return [first, Array(first.count..<counts.count)]
         }
 
         /// Draws the digest with `renderer`, reading `batchSize` items at a time and handing each drawn part to
