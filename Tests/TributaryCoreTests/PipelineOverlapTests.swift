@@ -121,9 +121,9 @@ import Testing
         var settings = fixedSettings()
         settings.overlapsSaves = overlapping
         settings.holdsItems = holdsItems
-        let log = EventLog()
+        let log = EventRecorder()
         let result = try await Pipeline(sources: sources, settings: settings, store: store)
-            .run(onEvent: { log.append($0) })
+            .run(onEvent: { log.record($0) })
         func timeless(_ status: SourceStatus) -> SourceStatus {
             var status = status
             status.duration = nil

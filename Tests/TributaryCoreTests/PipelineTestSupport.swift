@@ -165,12 +165,3 @@ func fixedSettings(
         now: { referenceNow }
     )
 }
-
-/// The events a pipeline published, in order.
-final class EventLog: Sendable {
-    private let events = Mutex<[PipelineEvent]>([])
-
-    func append(_ event: PipelineEvent) { events.withLock { $0.append(event) } }
-
-    var all: [PipelineEvent] { events.withLock { $0 } }
-}

@@ -64,11 +64,11 @@ import TributaryCore
         )
         let clock = ContinuousClock()
         let start = clock.now
-        let events = EventLog()
+        let events = EventRecorder()
         let result = try await pipeline([
             source(.healthy("healthy", [FeedItem(id: "h1")])), source(blocked, timeout: .milliseconds(300)),
         ])
-        .run(onEvent: { event in events.append(event) })
+        .run(onEvent: { event in events.record(event) })
         #expect(clock.now - start < .seconds(6), "the run waited for the blocked source")
         #expect(result.statuses[0].state == .succeeded)
         #expect(
