@@ -88,45 +88,53 @@ public actor SQLiteStore: StateStore {
     // MARK: - ItemStore
 
     public func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
-        let run = try await currentRun(at: date)
-        return try await write { db in
-            var changes = StoreChanges()
-            // Prepared once for the batch (preparing each time cost more than the writes: GRDB authorises every
-            // statement it prepares).
-            let select = try db.cachedStatement(sql: "SELECT json, first_seen FROM item WHERE source = ? AND id = ?")
-            let update = try db.cachedStatement(
-                sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?"
-            )
-            let insert = try db.cachedStatement(
-                sql: "INSERT INTO item (source, id, json, first_seen, last_seen, last_run) VALUES (?, ?, ?, ?, ?, ?)"
-            )
-            for item in items {
-                let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id])
-                if let existing {
-                    let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
-                    let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
-                    let json = StoredItem.storedJSON(stamped)
-                    let oldJSON: String = existing["json"]
-                    try update.execute(arguments: [json, date.timeIntervalSince1970, run, source.rawValue, item.id])
-                    let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
-                    if json == oldJSON {
-                        changes.unchanged.append(stored)
-                    } else {
-                        changes.updated.append(stored)
-                    }
+        try await save([SaveBatch(source: source, items: items, date: date)])[0]
+    }
+
+    /// Every batch in one transaction.
+    public func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
+        guard let first = batches.first else { return [] }
+        let run = try await currentRun(at: first.date)
+        return try await write { db in try batches.map { try Self.save($0, run: run, in: db) } }
+    }
+
+    /// Writes one batch: a new key is inserted, a known one keeps its first-seen time and gets the new content.
+    private static func save(_ batch: SaveBatch, run: Int64, in db: Database) throws -> StoreChanges {
+        let (source, date) = (batch.source, batch.date)
+        var changes = StoreChanges()
+        // Prepared once for the batch (preparing each time cost more than the writes: GRDB authorises every
+        // statement it prepares).
+        let select = try db.cachedStatement(sql: "SELECT json, first_seen FROM item WHERE source = ? AND id = ?")
+        let update = try db.cachedStatement(
+            sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?"
+        )
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO item (source, id, json, first_seen, last_seen, last_run) VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        for item in batch.items {
+            let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id])
+            if let existing {
+                let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
+                let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
+                let json = StoredItem.storedJSON(stamped)
+                let oldJSON: String = existing["json"]
+                try update.execute(arguments: [json, date.timeIntervalSince1970, run, source.rawValue, item.id])
+                let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
+                if json == oldJSON {
+                    changes.unchanged.append(stored)
                 } else {
-                    let stamped = StoredItem.stamped(item, firstSeen: date)
-                    try insert.execute(arguments: [
-                        source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
-                        date.timeIntervalSince1970, run,
-                    ])
-                    changes.inserted.append(
-                        StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
-                    )
+                    changes.updated.append(stored)
                 }
+            } else {
+                let stamped = StoredItem.stamped(item, firstSeen: date)
+                try insert.execute(arguments: [
+                    source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
+                    date.timeIntervalSince1970, run,
+                ])
+                changes.inserted.append(StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date))
             }
-            return changes
         }
+        return changes
     }
 
     public func items() async throws -> [StoredItem] {

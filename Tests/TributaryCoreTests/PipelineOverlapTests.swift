@@ -50,21 +50,24 @@ import Testing
         var outlines: [ItemOutline]
         var statuses: [SourceStatus]
         var stored: [StoredItem]
+        /// The most batches one save wrote (slow store only).
+        var largestWrite = 0
     }
 
     /// Runs the scenario: sources listed in one order, answering in another, with duplicates across sources, an
     /// update within the run, a copy that joins an item's `also_in` while the item's save is on its way, a cap over
     /// undated items seen in an earlier run, a filter, a dropped relative URL, a checkpoint and a source that did
     /// not change.
-    func run(overlapping: Bool, holdsItems: Bool) async throws -> Outcome {
-        let store = InMemoryItemStore()
+    func run(overlapping: Bool, holdsItems: Bool, slowStore: Bool = false) async throws -> Outcome {
+        let memory = InMemoryItemStore()
+        let store: any ItemStore = slowStore ? SlowStore(base: memory) : memory
         let earlier = hoursFromNow(-30)
         // Seen in an earlier run: keeps its first-seen time, which places it under the cap.
-        _ = await store.save([makeItem("b-undated-old")], from: "b", at: earlier)
-        _ = await store.save([makeItem("c-1", published: hoursFromNow(-5))], from: "c", at: earlier)
-        _ = try await store.recordOutcome(.succeeded, for: "c", at: earlier)
-
+        _ = await memory.save([makeItem("b-undated-old")], from: "b", at: earlier)
+        _ = await memory.save([makeItem("c-1", published: hoursFromNow(-5))], from: "c", at: earlier)
+        _ = try await memory.recordOutcome(.succeeded, for: "c", at: earlier)
         let turns = Turns()
+
         var shared = makeItem("a-shared", url: "https://example.org/shared", published: hoursFromNow(-1))
         shared.title = "Shared"
         var sharedCopy = makeItem("b-shared", url: "https://example.org/shared", published: hoursFromNow(-1))
@@ -73,51 +76,65 @@ import Testing
         relative.image = "/relative.png"
         var updated = makeItem("b-1", published: hoursFromNow(-3))
         updated.title = "Changed title"
-        let sources: [PipelineSource] = [
-            // Listed first, answers last: it takes the shared item over from "b".
-            PipelineSource(
-                source: TakingTurns(
-                    "a",
-                    turn: 3,
-                    of: turns,
-                    [.started, .items([shared, makeItem("a-2", published: hoursFromNow(-4))]), .finished]
+        let sources: [PipelineSource] =
+            [
+                // Listed first, answers last: it takes the shared item over from "b".
+                PipelineSource(
+                    source: TakingTurns(
+                        "a",
+                        turn: 3,
+                        of: turns,
+                        [.started, .items([shared, makeItem("a-2", published: hoursFromNow(-4))]), .finished]
+                    ),
+                    kind: "turns"
                 ),
-                kind: "turns"
-            ),
-            PipelineSource(
-                source: TakingTurns(
-                    "b",
-                    turn: 0,
-                    of: turns,
-                    [
-                        .started,
-                        .items([
-                            makeItem("b-1", published: hoursFromNow(-3)), sharedCopy, makeItem("b-undated-old"),
-                            makeItem("b-undated-new"),
-                        ]),
-                        .items([updated, relative, makeItem("b-ad", title: "An ad")]),
-                        .finished,
-                    ]
+                PipelineSource(
+                    source: TakingTurns(
+                        "b",
+                        turn: 0,
+                        of: turns,
+                        [
+                            .started,
+                            .items([
+                                makeItem("b-1", published: hoursFromNow(-3)), sharedCopy, makeItem("b-undated-old"),
+                                makeItem("b-undated-new"),
+                            ]),
+                            .items([updated, relative, makeItem("b-ad", title: "An ad")]),
+                            .finished,
+                        ]
+                    ),
+                    kind: "turns",
+                    exclude: ["ad"],
+                    maxItems: 4
                 ),
-                kind: "turns",
-                exclude: ["ad"],
-                maxItems: 4
-            ),
-            PipelineSource(source: TakingTurns("c", turn: 2, of: turns, [.started, .notModified]), kind: "turns"),
-            PipelineSource(
-                source: TakingTurns(
-                    "d",
-                    turn: 1,
-                    of: turns,
-                    // Its copy of b-1 joins b-1's `also_in` while b's last batch is still being saved.
-                    [
-                        .started, .items([makeItem("d-1", url: "https://example.org/b-1")]),
-                        .checkpoint(SourceCheckpoint(["etag": "\"1\""])), .finished,
-                    ]
+                PipelineSource(source: TakingTurns("c", turn: 2, of: turns, [.started, .notModified]), kind: "turns"),
+                PipelineSource(
+                    source: TakingTurns(
+                        "d",
+                        turn: 1,
+                        of: turns,
+                        // Its copy of b-1 joins b-1's `also_in` while b's last batch is still being saved.
+                        [
+                            .started, .items([makeItem("d-1", url: "https://example.org/b-1")]),
+                            .checkpoint(SourceCheckpoint(["etag": "\"1\""])), .finished,
+                        ]
+                    ),
+                    kind: "turns"
                 ),
-                kind: "turns"
-            ),
-        ]
+            ]
+            // Three sources that answer one after the other while a save is on its way: with a slow store, their
+            // batches queue up and are written together.
+            + (4...6).map { turn in
+                PipelineSource(
+                    source: TakingTurns(
+                        SourceID("e\(turn)"),
+                        turn: turn,
+                        of: turns,
+                        [.started, .items([makeItem("e\(turn)-1", published: hoursFromNow(-Double(turn)))]), .finished]
+                    ),
+                    kind: "turns"
+                )
+            }
         var settings = fixedSettings()
         settings.overlapsSaves = overlapping
         settings.holdsItems = holdsItems
@@ -133,20 +150,23 @@ import Testing
             if case .sourceStatusChanged(let status) = event { return .sourceStatusChanged(timeless(status)) }
             return event
         }
-        #expect(await store.checkpoint(for: "d") == SourceCheckpoint(["etag": "\"1\""]))
+        #expect(try await store.checkpoint(for: "d") == SourceCheckpoint(["etag": "\"1\""]))
         return Outcome(
             events: events,
             items: result.items,
             outlines: result.outlines,
             statuses: result.statuses.map(timeless),
-            stored: await store.items()
+            stored: try await store.items(),
+            largestWrite: (store as? SlowStore)?.largestWrite.withLock { $0 } ?? 0
         )
     }
 
-    @Test(arguments: [true, false])
-    func overlappingSavesEndsWhereWaitingForEachSaveEnds(holdsItems: Bool) async throws {
+    /// With a slow store, batches queue up behind the one being written and are written together.
+    @Test(arguments: [true, false], [false, true])
+    func overlappingSavesEndsWhereWaitingForEachSaveEnds(holdsItems: Bool, slowStore: Bool) async throws {
         let waiting = try await run(overlapping: false, holdsItems: holdsItems)
-        let overlapping = try await run(overlapping: true, holdsItems: holdsItems)
+        let overlapping = try await run(overlapping: true, holdsItems: holdsItems, slowStore: slowStore)
+        if slowStore { #expect(overlapping.largestWrite > 1, "no batches were written together") }
         #expect(overlapping.outlines == waiting.outlines)
         #expect(overlapping.items == waiting.items)
         #expect(overlapping.statuses == waiting.statuses)
@@ -156,7 +176,11 @@ import Testing
             #expect(event == expected, "event \(index)")
         }
         // The scenario did what it says, so the comparison is worth something.
-        #expect(waiting.statuses.map(\.state) == [.succeeded, .succeeded, .notModified, .succeeded])
+        #expect(
+            waiting.statuses.map(\.state) == [
+                .succeeded, .succeeded, .notModified, .succeeded, .succeeded, .succeeded, .succeeded,
+            ]
+        )
         let kept = Set(waiting.outlines.map(\.id))
         #expect(kept.contains("a-shared") && !kept.contains("b-shared") && !kept.contains("b-ad"))
         #expect(waiting.outlines.first { $0.id == "a-shared" }?.alsoIn.map(\.id) == ["b-shared"])
@@ -168,5 +192,36 @@ import Testing
         #expect(waiting.events.contains { if case .warning = $0 { true } else { false } })
         #expect(waiting.outlines.first { $0.id == "b-1" }?.alsoIn.map(\.id) == ["d-1"])
         #expect(waiting.stored.contains { $0.item.id == "b-1" && $0.item.title == "Changed title" })
+    }
+
+    /// A store that takes its time to write, so that batches queue up behind a save.
+    final class SlowStore: ItemStore {
+        let base: InMemoryItemStore
+
+        init(base: InMemoryItemStore) { self.base = base }
+        /// The most batches one save wrote.
+        let largestWrite = Mutex(0)
+
+        func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
+            try await save([SaveBatch(source: source, items: items, date: date)])[0]
+        }
+        func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
+            try await Task.sleep(for: .milliseconds(30))
+            largestWrite.withLock { $0 = max($0, batches.count) }
+            var changes: [StoreChanges] = []
+            for batch in batches { changes.append(await base.save(batch.items, from: batch.source, at: batch.date)) }
+            return changes
+        }
+        func items() async throws -> [StoredItem] { await base.items() }
+        func items(_ keys: [ItemKey]) async throws -> [StoredItem] { try await base.items(keys) }
+        func currentItems(from source: SourceID) async throws -> [StoredItem] {
+            await base.currentItems(from: source)
+        }
+        func checkpoint(for source: SourceID) async throws -> SourceCheckpoint { await base.checkpoint(for: source) }
+        func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
+            await base.saveCheckpoint(checkpoint, for: source)
+        }
+        func lastDigestDate() async throws -> Date? { await base.lastDigestDate() }
+        func recordDigest(at date: Date) async throws { await base.recordDigest(at: date) }
     }
 }

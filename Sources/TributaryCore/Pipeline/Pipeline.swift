@@ -108,9 +108,9 @@ public struct Pipeline: Sendable {
                     }
                 }
                 try Task.checkCancellation()
-                try await router.finishPendingSave(publish: onEvent)
+                try await router.finishSaves(publish: onEvent)
             } catch {
-                await router.abandonPendingSave()
+                await router.abandonSaves()
                 throw error
             }
             return router.result()

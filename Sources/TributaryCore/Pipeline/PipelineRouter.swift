@@ -2,6 +2,7 @@ import Foundation
 import HeapModule
 import Logging
 import OrderedCollections
+import Synchronization
 
 /// The single consumer of a ``Pipeline`` run's event stream: all state of a run lives here, touched by one task.
 struct PipelineRouter {
@@ -51,10 +52,17 @@ struct PipelineRouter {
     private var cappedCounts: [Int]
     /// Where each source's kept items stand in the digest order, for its cap (``oldestKept(by:)``).
     private var capPlaces: [Heap<CapPlace>]
-    /// The batch whose save is on its way (``PipelineSettings/overlapsSaves``), and the events decided since,
-    /// which wait for it to be published in order.
-    private var pendingSave: PendingSave?
+    /// The saves on their way (``PipelineSettings/overlapsSaves``): the group of batches the store is writing, the
+    /// batches queued behind it (written together once it is done), and the events decided since the first of
+    /// them, which wait to be published in order.
+    private var writing: SaveGroup?
+    private var queued: [SaveJob] = []
     private var waiting: [Waiting] = []
+    private var nextJob = 0
+    /// How many saves on their way hold each key: a run that holds only outlines lets go of an item once none does.
+    private var keysOnTheirWay: [Key: Int] = [:]
+    /// Queued items beyond which the router waits for the store rather than deciding further ahead.
+    static let queueLimit = 2_000
     /// Ends the run's stream of inputs: what a save on its way calls when it fails, so that the run ends with the
     /// store's error at once rather than when the next batch comes.
     var interrupt: @Sendable () -> Void = {}
@@ -148,7 +156,7 @@ struct PipelineRouter {
         case .checkpoint(let checkpoint):
             await ensureRunning(index, before: event, publish)
             // After the items sent before it, which a save on its way may still be writing.
-            try await finishPendingSave(publish: publish)
+            try await finishSaves(publish: publish)
             try await store.saveCheckpoint(checkpoint, for: sources[index].id)
         case .failed(let error):
             await finish(index, state: .failed(error), publish: publish)
@@ -158,7 +166,7 @@ struct PipelineRouter {
             await ensureRunning(index, before: event, publish)
             // The stored items were normalised and saved when they arrived: they are served as they are, neither
             // normalised nor written again (a warm run costs little more than its HTTP round trips).
-            try await finishPendingSave(publish: publish)
+            try await finishSaves(publish: publish)
             let stored = try await store.currentItems(from: sources[index].id)
             if !stored.isEmpty {
                 try await receive(
@@ -273,7 +281,9 @@ struct PipelineRouter {
         let now = settings.now()
         // A source's batches are decided one after the other as in a run without overlap: its cap compares
         // first-seen times the store gives back.
-        if pendingSave?.sources.contains(source.id) == true { try await finishPendingSave(publish: publish) }
+        if writing?.sources.contains(source.id) == true || queued.contains(where: { $0.sources.contains(source.id) }) {
+            try await finishSaves(publish: publish)
+        }
 
         var batch = Batch()
         for item in candidates {
@@ -320,18 +330,23 @@ struct PipelineRouter {
         var notice = Notice(added: Array(batch.added), updated: Array(batch.updated), removed: batch.removed)
         if statuses[index].itemCount != previousCount { notice.statuses.append(statuses[index]) }
         for other in batch.touchedSources.sorted() where other != index { notice.statuses.append(statuses[other]) }
-        var saved: [Key: FeedItem] = [:]
         if storedFirstSeen == nil {
-            guard let written = try await save(batch, at: now, publish: publish) else {
-                // Published once the store has the batch, in its place among the events.
-                waiting.append(.notice(notice, toSave: Array(batch.toSave)))
-                return
+            let job = makeJob(batch, at: now)
+            queued.append(job)
+            for key in job.keys { keysOnTheirWay[key, default: 0] += 1 }
+            // Published once the store has the batch, in its place among the events.
+            waiting.append(.notice(notice, job: job.number, keys: job.keys))
+            if settings.overlapsSaves {
+                try await advanceSaves(publish: publish)
+            } else {
+                try await finishSaves(publish: publish)
             }
-            saved = written
+        } else {
+            await announce(notice, saved: [:], publish)
         }
-        await announce(notice, saved: saved, publish)
-        // The store holds these items now: a run that reads its digest back from the store keeps only outlines.
-        if !settings.holdsItems { held.removeAll(keepingCapacity: true) }
+        // Nothing the store has yet to write is held any more: a run that reads its digest back from the store
+        // keeps only outlines.
+        if !settings.holdsItems, writing == nil, queued.isEmpty { held.removeAll(keepingCapacity: true) }
     }
 
     /// Publishes a batch's notice: its items as the store saved them (stamped with their stored first-seen times),
@@ -346,44 +361,93 @@ struct PipelineRouter {
         for status in notice.statuses { await publish(.sourceStatusChanged(status)) }
     }
 
-    /// Publishes `event` now, or after the batch whose save is on its way, keeping the order events were decided in.
+    /// Publishes `event` now, or after the batches whose saves are on their way, keeping the order events were
+    /// decided in.
     private mutating func emit(_ event: PipelineEvent, _ publish: Publish) async {
-        if pendingSave == nil {
+        if writing == nil, queued.isEmpty {
             await publish(event)
         } else {
             waiting.append(.event(event))
         }
     }
 
-    /// Waits for the save on its way (``PipelineSettings/overlapsSaves``), takes the stored first-seen times and
-    /// publishes what waited for it. Every read or write of the store that must follow the batch comes after this.
-    mutating func finishPendingSave(publish: Publish) async throws {
-        guard let pending = pendingSave else { return }
-        pendingSave = nil
-        let saved = take(try await pending.task.value)
-        let events = waiting
-        waiting.removeAll()
-        for event in events {
-            switch event {
-            case .event(let event):
-                await publish(event)
-            case .notice(let notice, let keys):
-                await announce(notice, saved: saved, publish)
-                if !settings.holdsItems {
-                    for key in keys { held[key] = nil }
-                }
-            }
+    /// Starts writing the queued batches when the store is free; waits for it only when the queue is long.
+    private mutating func advanceSaves(publish: Publish) async throws {
+        if let group = writing {
+            guard group.done.isSet || queued.reduce(0, { $0 + $1.keys.count }) > Self.queueLimit else { return }
+            try await finishWriting(publish: publish)
+        }
+        startWriting()
+    }
+
+    /// Waits until the store has every batch (``PipelineSettings/overlapsSaves``), takes the stored first-seen
+    /// times and publishes what waited. Every read or write of the store that must follow a batch comes after this.
+    mutating func finishSaves(publish: Publish) async throws {
+        while writing != nil || !queued.isEmpty {
+            try await finishWriting(publish: publish)
+            startWriting()
         }
     }
 
-    /// Stops the save on its way, when the run ends early (cancelled, or a store error), so that it does not
-    /// outlive the run.
-    mutating func abandonPendingSave() async {
-        guard let pending = pendingSave else { return }
-        pendingSave = nil
+    /// Hands every queued batch to the store, to be written together, if it is not writing.
+    private mutating func startWriting() {
+        guard writing == nil, let last = queued.last else { return }
+        let jobs = queued
+        queued.removeAll()
+        let store = store
+        let interrupt = interrupt
+        let done = Flag()
+        writing = SaveGroup(
+            task: Task {
+                defer { done.set() }
+                do {
+                    return try await SaveJob.write(jobs, in: store)
+                } catch {
+                    interrupt()
+                    throw error
+                }
+            },
+            done: done,
+            last: last.number,
+            sources: jobs.reduce(into: Set()) { $0.formUnion($1.sources) }
+        )
+    }
+
+    /// Waits for the group the store is writing, takes what it saved, and publishes the events that waited for it
+    /// (up to the first batch still queued).
+    private mutating func finishWriting(publish: Publish) async throws {
+        guard let group = writing else { return }
+        writing = nil
+        var savedByJob: [Int: [Key: FeedItem]] = [:]
+        for (number, saved) in try await group.task.value { savedByJob[number] = take(saved) }
+        var published = 0
+        publishing: for event in waiting {
+            switch event {
+            case .event(let event):
+                await publish(event)
+            case .notice(let notice, let number, let keys):
+                guard number <= group.last else { break publishing }
+                await announce(notice, saved: savedByJob[number] ?? [:], publish)
+                for key in keys {
+                    let count = (keysOnTheirWay[key] ?? 1) - 1
+                    keysOnTheirWay[key] = count > 0 ? count : nil
+                    if count <= 0, !settings.holdsItems { held[key] = nil }
+                }
+            }
+            published += 1
+        }
+        waiting.removeFirst(published)
+    }
+
+    /// Stops the saves on their way, when the run ends early (cancelled, or a store error), so that none outlives
+    /// the run.
+    mutating func abandonSaves() async {
+        queued.removeAll()
         waiting.removeAll()
-        pending.task.cancel()
-        _ = try? await pending.task.value
+        guard let group = writing else { return }
+        writing = nil
+        group.task.cancel()
+        _ = try? await group.task.value
     }
 
     /// Whether ``keep(_:from:now:batch:)`` would keep the item under its source's `maxItems`.
@@ -475,16 +539,16 @@ struct PipelineRouter {
         return nil
     }
 
-    /// Writes the batch's new and changed items, one save per source, and takes the stored first-seen times; with
-    /// ``PipelineSettings/overlapsSaves``, starts the write and returns, to take them when the next batch is saved.
-    /// - Returns: the saved items by key, as the store saved them; `nil` when the save is on its way.
-    private mutating func save(_ batch: Batch, at now: Date, publish: Publish) async throws -> [Key: FeedItem]? {
+    /// The writes of a batch's new and changed items, one part per source, numbered in the order batches come.
+    private mutating func makeJob(_ batch: Batch, at now: Date) -> SaveJob {
         var sourceOrder: [SourceID] = []
         for key in batch.toSave where !sourceOrder.contains(key.source) { sourceOrder.append(key.source) }
-        var job = SaveJob(date: now, parts: [])
+        var job = SaveJob(number: nextJob, date: now, parts: [], keys: Array(batch.toSave), sources: Set(sourceOrder))
+        nextJob += 1
         for sourceID in sourceOrder {
             // An item saved earlier in the run and changed since (another source's copy joined its `also_in`) is
-            // read back from the store when the run does not hold it.
+            // read back from the store when the run does not hold it (the store has it: an item is let go of only
+            // once no save on its way holds it).
             let keys = batch.toSave.filter { $0.source == sourceID }
             job.parts.append(
                 (
@@ -496,26 +560,7 @@ struct PipelineRouter {
                 )
             )
         }
-        // One save at a time, in order: the one on its way ends (and a later batch may read what it wrote) first.
-        try await finishPendingSave(publish: publish)
-        guard settings.overlapsSaves else {
-            return take(try await job.run(in: store))
-        }
-        let store = store
-        let interrupt = interrupt
-        pendingSave = PendingSave(
-            task: Task {
-                do {
-                    return try await job.run(in: store)
-                } catch {
-                    interrupt()
-                    throw error
-                }
-            },
-            keys: Array(batch.toSave),
-            sources: Set(sourceOrder)
-        )
-        return nil
+        return job
     }
 
     /// Takes what the store says of saved items: their first-seen times (an item an earlier run saw keeps its
@@ -555,21 +600,29 @@ struct PipelineRouter {
 
 }
 
-/// A batch's save on its way to the store.
-private struct PendingSave {
-    let task: Task<[(SourceID, StoreChanges)], any Error>
-    /// The keys it saves.
-    let keys: [ItemKey]
-    /// The sources of those keys.
+/// Batches the store is writing together.
+private struct SaveGroup {
+    let task: Task<[(Int, [(SourceID, StoreChanges)])], any Error>
+    /// Set when the store is done (or failed).
+    let done: Flag
+    /// The number of the last batch in the group.
+    let last: Int
+    /// The sources of the group's items.
     let sources: Set<SourceID>
 }
 
-/// An event that waits for a save on its way.
+/// A flag one task sets and another reads without waiting.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+/// An event that waits for saves on their way.
 private enum Waiting {
     case event(PipelineEvent)
-    /// A batch's notice; `toSave` are the keys the run lets go of once it is published, when it holds only
-    /// outlines.
-    case notice(Notice, toSave: [ItemKey])
+    /// A batch's notice: the batch's number and the keys its save writes.
+    case notice(Notice, job: Int, keys: [ItemKey])
 }
 
 /// What a batch publishes: the keys of its added and updated items (published as the items are once saved), the
@@ -589,28 +642,43 @@ private struct SaveJob: Sendable {
         case stored(ItemOutline)
     }
 
+    let number: Int
     let date: Date
     var parts: [(SourceID, [Part])]
+    /// The keys it writes.
+    let keys: [ItemKey]
+    /// The sources of those keys.
+    let sources: Set<SourceID>
 
-    func run(in store: any ItemStore) async throws -> [(SourceID, StoreChanges)] {
-        var saved: [(SourceID, StoreChanges)] = []
-        for (sourceID, items) in parts {
-            var outlines: [ItemKey: ItemOutline] = [:]
-            for case .stored(let outline) in items { outlines[outline.key] = outline }
-            var reread: [ItemKey: FeedItem] = [:]
-            if !outlines.isEmpty {
-                for stored in try await store.items(Array(outlines.keys)) {
-                    let key = ItemKey(source: stored.sourceID, id: stored.item.id)
-                    if let outline = outlines[key] { reread[key] = outline.completing(stored.item) }
+    /// Writes `jobs` in order, in one ``ItemStore/save(_:)``; returns what each job's parts saved, by job number.
+    static func write(_ jobs: [SaveJob], in store: any ItemStore) async throws -> [(Int, [(SourceID, StoreChanges)])] {
+        var batches: [SaveBatch] = []
+        var owners: [Int] = []
+        for (index, job) in jobs.enumerated() {
+            for (sourceID, items) in job.parts {
+                var outlines: [ItemKey: ItemOutline] = [:]
+                for case .stored(let outline) in items { outlines[outline.key] = outline }
+                var reread: [ItemKey: FeedItem] = [:]
+                if !outlines.isEmpty {
+                    for stored in try await store.items(Array(outlines.keys)) {
+                        let key = ItemKey(source: stored.sourceID, id: stored.item.id)
+                        if let outline = outlines[key] { reread[key] = outline.completing(stored.item) }
+                    }
                 }
-            }
-            let whole: [FeedItem] = items.compactMap { part in
-                switch part {
-                case .item(let item): item
-                case .stored(let outline): reread[outline.key]
+                let whole: [FeedItem] = items.compactMap { part in
+                    switch part {
+                    case .item(let item): item
+                    case .stored(let outline): reread[outline.key]
+                    }
                 }
+                batches.append(SaveBatch(source: sourceID, items: whole, date: job.date))
+                owners.append(index)
             }
-            saved.append((sourceID, try await store.save(whole, from: sourceID, at: date)))
+        }
+        let changes = try await store.save(batches)
+        var saved = jobs.map { ($0.number, [(SourceID, StoreChanges)]()) }
+        for (position, change) in changes.enumerated() {
+            saved[owners[position]].1.append((batches[position].source, change))
         }
         return saved
     }
