@@ -109,73 +109,94 @@ public actor PostgresStore: StateStore {
     // MARK: - ItemStore
 
     public func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
-        let run = try await currentRun(at: date)
-        let seen = date.timeIntervalSince1970
+        try await save([SaveBatch(source: source, items: items, date: date)])[0]
+    }
+
+    /// Every batch in one transaction.
+    public func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
+        guard let first = batches.first else { return [] }
+        let run = try await currentRun(at: first.date)
         return try await write { connection, logger in
-            var existing: [String: (json: String, firstSeen: Double)] = [:]
-            let ids = items.map(\.id)
-            let rows = try await connection.query(
-                "SELECT id, json, first_seen FROM item WHERE source = \(source.rawValue) AND id = ANY(\(ids))",
-                logger: logger
-            )
-            for try await (id, json, firstSeen) in rows.decode((String, String, Double).self) {
-                existing[id] = (json, firstSeen)
-            }
-            var changes = StoreChanges()
-            // One INSERT and one UPDATE per batch (arrays unnested by the server), not a statement per item.
-            var inserts: (ids: [String], json: [String]) = ([], [])
-            var updates: [String: String] = [:]
-            var updateOrder: [String] = []
-            for item in items {
-                if let (oldJSON, firstSeenSeconds) = existing[item.id] {
-                    let firstSeen = Date(timeIntervalSince1970: firstSeenSeconds)
-                    let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
-                    let json = StoredItem.storedJSON(stamped)
-                    // The same id twice in a batch: the last one is what is stored, as when saved one by one.
-                    if updates.updateValue(json, forKey: item.id) == nil { updateOrder.append(item.id) }
-                    existing[item.id] = (json, firstSeenSeconds)
-                    let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
-                    if json == oldJSON {
-                        changes.unchanged.append(stored)
-                    } else {
-                        changes.updated.append(stored)
-                    }
-                } else {
-                    let stamped = StoredItem.stamped(item, firstSeen: date)
-                    let json = StoredItem.storedJSON(stamped)
-                    inserts.ids.append(item.id)
-                    inserts.json.append(json)
-                    existing[item.id] = (json, seen)
-                    changes.inserted.append(
-                        StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
-                    )
-                }
-            }
-            if !inserts.ids.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO item (source, id, json, first_seen, last_seen, last_run)
-                    SELECT \(source.rawValue), batch.id, batch.json, \(seen), \(seen), \(run)
-                    FROM unnest(\(inserts.ids)::text[], \(inserts.json)::text[]) WITH ORDINALITY
-                        AS batch(id, json, position)
-                    ORDER BY batch.position
-                    """,
-                    logger: logger
-                )
-            }
-            if !updateOrder.isEmpty {
-                let json = updateOrder.map { updates[$0] ?? "" }
-                try await connection.query(
-                    """
-                    UPDATE item SET json = batch.json, last_seen = \(seen), last_run = \(run)
-                    FROM unnest(\(updateOrder)::text[], \(json)::text[]) AS batch(id, json)
-                    WHERE item.source = \(source.rawValue) AND item.id = batch.id
-                    """,
-                    logger: logger
-                )
+            var changes: [StoreChanges] = []
+            for batch in batches {
+                changes.append(try await Self.save(batch, run: run, on: connection, logger: logger))
             }
             return changes
         }
+    }
+
+    /// Writes one batch: a new key is inserted, a known one keeps its first-seen time and gets the new content.
+    private static func save(
+        _ batch: SaveBatch,
+        run: Int64,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> StoreChanges {
+        let (items, source, date) = (batch.items, batch.source, batch.date)
+        let seen = date.timeIntervalSince1970
+        var existing: [String: (json: String, firstSeen: Double)] = [:]
+        let ids = items.map(\.id)
+        let rows = try await connection.query(
+            "SELECT id, json, first_seen FROM item WHERE source = \(source.rawValue) AND id = ANY(\(ids))",
+            logger: logger
+        )
+        for try await (id, json, firstSeen) in rows.decode((String, String, Double).self) {
+            existing[id] = (json, firstSeen)
+        }
+        var changes = StoreChanges()
+        // One INSERT and one UPDATE per batch (arrays unnested by the server), not a statement per item.
+        var inserts: (ids: [String], json: [String]) = ([], [])
+        var updates: [String: String] = [:]
+        var updateOrder: [String] = []
+        for item in items {
+            if let (oldJSON, firstSeenSeconds) = existing[item.id] {
+                let firstSeen = Date(timeIntervalSince1970: firstSeenSeconds)
+                let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
+                let json = StoredItem.storedJSON(stamped)
+                // The same id twice in a batch: the last one is what is stored, as when saved one by one.
+                if updates.updateValue(json, forKey: item.id) == nil { updateOrder.append(item.id) }
+                existing[item.id] = (json, firstSeenSeconds)
+                let stored = StoredItem(item: stamped, sourceID: source, firstSeen: firstSeen, lastSeen: date)
+                if json == oldJSON {
+                    changes.unchanged.append(stored)
+                } else {
+                    changes.updated.append(stored)
+                }
+            } else {
+                let stamped = StoredItem.stamped(item, firstSeen: date)
+                let json = StoredItem.storedJSON(stamped)
+                inserts.ids.append(item.id)
+                inserts.json.append(json)
+                existing[item.id] = (json, seen)
+                changes.inserted.append(
+                    StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
+                )
+            }
+        }
+        if !inserts.ids.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO item (source, id, json, first_seen, last_seen, last_run)
+                SELECT \(source.rawValue), batch.id, batch.json, \(seen), \(seen), \(run)
+                FROM unnest(\(inserts.ids)::text[], \(inserts.json)::text[]) WITH ORDINALITY
+                    AS batch(id, json, position)
+                ORDER BY batch.position
+                """,
+                logger: logger
+            )
+        }
+        if !updateOrder.isEmpty {
+            let json = updateOrder.map { updates[$0] ?? "" }
+            try await connection.query(
+                """
+                UPDATE item SET json = batch.json, last_seen = \(seen), last_run = \(run)
+                FROM unnest(\(updateOrder)::text[], \(json)::text[]) AS batch(id, json)
+                WHERE item.source = \(source.rawValue) AND item.id = batch.id
+                """,
+                logger: logger
+            )
+        }
+        return changes
     }
 
     public func items() async throws -> [StoredItem] {
