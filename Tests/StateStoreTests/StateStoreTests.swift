@@ -43,6 +43,32 @@ import TributaryCore
         }
     }
 
+    /// Batches saved together (as a run writes the batches queued behind a save) are saved as one after the other
+    /// would be: a later batch sees an earlier one's items, each keeps its own date, and each reports its changes.
+    @Test(arguments: StoreKind.available)
+    func batchesSavedTogetherAreSavedAsOneAfterTheOther(_ kind: StoreKind) async throws {
+        try await StoreUnderTest.with(kind) { place in
+            let store = try await place.open()
+            let later = Self.t0.addingTimeInterval(60)
+            let changes = try await store.save([
+                SaveBatch(source: "news", items: [Self.item("a"), Self.item("b")], date: Self.t0),
+                SaveBatch(source: "blog", items: [Self.item("a")], date: Self.t0),
+                SaveBatch(source: "news", items: [Self.item("a"), Self.item("b", title: "Changed")], date: later),
+            ])
+            #expect(changes.map { $0.inserted.map(\.item.id) } == [["a", "b"], ["a"], []])
+            #expect(changes[2].unchanged.map(\.item.id) == ["a"])
+            #expect(changes[2].updated.map(\.item.id) == ["b"])
+            #expect(changes[2].updated.first?.firstSeen == Self.t0)
+            #expect(changes[2].updated.first?.lastSeen == later)
+            let all = try await store.items()
+            #expect(all.map(\.item.id) == ["a", "b", "a"])
+            #expect(all.map(\.sourceID) == ["news", "news", "blog"])
+            #expect(all[1].item.title == "Changed b")
+            #expect(try await store.save([]).isEmpty)
+            try await store.close()
+        }
+    }
+
     /// Items are read back by key, a batch at a time, as a digest drawn from the store reads them: in the order
     /// asked, across sources, with their first-seen time, a key with no item left out.
     @Test(arguments: StoreKind.available)
