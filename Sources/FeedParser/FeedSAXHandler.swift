@@ -198,8 +198,9 @@ final class FeedSAXHandler {
         return FeedMetadata(
             format: format,
             title: channelTitle,
-            // With no link, an http(s) feed id is the feed's address, as feedparser reads it.
-            link: (channelLink ?? (channelResolvedID ?? channelID).flatMap(ItemBuilder.webAddress)).flatMap {
+            // With no link, a feed id that is an absolute URI (`https:`, `tag:`...) is the feed's address, as feedparser
+            // reads it.
+            link: (channelLink ?? (channelResolvedID ?? channelID).flatMap(ItemBuilder.address)).flatMap {
                 FeedItem.isSafeLink($0) ? $0 : nil
             },
             feedURL: channelFeedURL.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },

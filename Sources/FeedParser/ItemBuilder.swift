@@ -121,11 +121,12 @@ struct ItemBuilder {
         let guid = read(guid.take())
         let atomID = read(atomID.take())
         let resolvedID = resolvedID.take()
-        // With no link to a web page, a permalink guid or an http(s) Atom id is the item's address (as feedparser
-        // reads it); another Atom link (`related`, a content `src`) is the last resort.
+        // With no link to a web page, a permalink guid or an Atom id is the item's address when it is an absolute URI
+        // (`https:`, `tag:`, `urn:`, `yt:`...), as feedparser reads it (its `guidislink`); another Atom link
+        // (`related`, a content `src`) is the last resort.
         let url =
             alternateLink.take() ?? read(link.take())
-            ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.webAddress))
+            ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.address))
             ?? firstAtomLink.take()
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
         item.language = language.take()
@@ -220,10 +221,10 @@ struct ItemBuilder {
         return (item, safeContentHTML)
     }
 
-    /// The guid, when it is a permalink (an http or https URL not marked otherwise).
+    /// The guid, when it is a permalink (an absolute URI not marked otherwise).
     private func permaLink(_ guid: String?) -> String? {
         guard guidIsPermaLink else { return nil }
-        return guid.flatMap(Self.webAddress)
+        return guid.flatMap(Self.address)
     }
 
     /// The seconds since 1970 of `date`, its fraction dropped.
@@ -234,6 +235,11 @@ struct ItemBuilder {
     /// `string` when it is an http or https URL.
     static func webAddress(_ string: String) -> String? {
         URLBytes.hasWebScheme(string) ? string : nil
+    }
+
+    /// `string` when it can stand as an address: an absolute URI with a safe scheme (``FeedItem/isAbsoluteSafeLink(_:)``).
+    static func address(_ string: String) -> String? {
+        FeedItem.isAbsoluteSafeLink(string) ? string : nil
     }
 
     /// Keeps a category with its scheme and label (blank ones are none); an empty term is no category.

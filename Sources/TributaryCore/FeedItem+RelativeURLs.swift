@@ -44,22 +44,78 @@ extension FeedItem {
         retainURLs { string in URL(string: string)?.scheme.map { !$0.isEmpty } ?? false }
     }
 
-    /// The schemes a link in any output may have: the web's and e-mail's. `javascript:`, `vbscript:`, `data:`,
-    /// `file:` and the rest are not links a reader should be handed, whatever output carries them.
-    public static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+    /// The schemes no URL in any output may have: those that run code (`javascript:`, `vbscript:`), carry a whole
+    /// document (`data:`) or reach the reader's own machine or browser (`file:`, `blob:`, `about:`, `chrome:`...).
+    /// Every other absolute URI is kept as the feed gave it: an RSS guid or Atom id such as `tag:example.com,2005:1`,
+    /// `urn:uuid:...` or YouTube's `yt:video:...` is an item's address when it has no link, as feedparser reads it.
+    /// Keeping a URL is not linking it: the renderers link only http, https and mailto (`LinkPolicy` in Renderers)
+    /// and show any other address as text; HTML content's URLs are the sanitizer's (`URLPolicy` in HTMLSanitizer).
+    public static let unsafeSchemes: Set<String> = [
+        "javascript", "vbscript", "livescript", "jscript", "mocha", "data", "file", "blob", "filesystem", "about",
+        "view-source", "jar", "mhtml", "ms-its", "res", "resource", "chrome", "chrome-extension", "moz-extension",
+        "safari-extension", "wyciwyg", "x-javascript",
+    ]
 
-    /// Whether `string` is a link with one of ``linkSchemes`` (or relative: no scheme at all).
+    /// Whether `string` may stand as a URL in any output: relative (no scheme at all), or an absolute URI whose
+    /// scheme is well formed (a letter, then letters, digits, `+`, `-`, `.`) and not one of ``unsafeSchemes``. The
+    /// scheme is read as a browser reads it: leading spaces and controls, and tabs and line breaks anywhere, do not
+    /// count, and case does not matter (` Java\tScript:x` is `javascript:`).
     public static func isSafeLink(_ string: String) -> Bool {
         if URLBytes.hasWebScheme(string) { return true }
-        guard let colon = string.firstIndex(of: ":") else { return true }
-        let scheme = string[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        // A colon after a path, query or fragment character is not a scheme's (`a/b:c`, `?q=a:b`).
-        if scheme.contains(where: { "/?#".contains($0) }) { return true }
-        return linkSchemes.contains(scheme)
+        guard let scheme = scheme(of: string) else {
+            // No colon before a path, query or fragment character: relative (`a/b:c`, `?q=a:b`), unless what
+            // stands before the colon is no scheme at all (`java script:`), which is refused rather than guessed.
+            return !hasMalformedScheme(string)
+        }
+        return !unsafeSchemes.contains(scheme)
     }
 
-    /// Leaves out every URL of the item whose scheme is not http, https or mailto (the fields of
-    /// ``removeRelativeURLs()``, and the origin's icon and logo). Returns one line per URL left out, such as
+    /// Whether `string` is an absolute URI that ``isSafeLink(_:)`` keeps: what an identifier must be to stand as an
+    /// item's address (`tag:`, `urn:`, `https:`...).
+    public static func isAbsoluteSafeLink(_ string: String) -> Bool {
+        if URLBytes.hasWebScheme(string) { return true }
+        guard let scheme = scheme(of: string) else { return false }
+        return !unsafeSchemes.contains(scheme)
+    }
+
+    /// The well-formed scheme `string` starts with, lower case, as a browser reads it; `nil` when it has none.
+    static func scheme(of string: String) -> String? {
+        var scheme: [UInt8] = []
+        for byte in string.utf8 {
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D || (scheme.isEmpty && byte <= 0x20) { continue }
+            if byte == UInt8(ascii: ":") {
+                return scheme.isEmpty ? nil : String(decoding: scheme, as: UTF8.self)
+            }
+            let lower = byte | 0x20
+            if lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") {
+                scheme.append(lower)
+            } else if !scheme.isEmpty,
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            {
+                scheme.append(byte)
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Whether a colon stands before any `/`, `?` or `#` in `string` although what precedes it is no well-formed
+    /// scheme (`java script:x`, `1x:y`): such a string is neither a safe relative URL nor a known scheme.
+    private static func hasMalformedScheme(_ string: String) -> Bool {
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"): return true
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// Leaves out every URL of the item that ``isSafeLink(_:)`` refuses (the fields of ``removeRelativeURLs()``, and
+    /// the origin's icon and logo). Returns one line per URL left out, such as
     /// `url "javascript:alert(1)"`.
     public mutating func removeUnsafeURLs() -> [String] {
         retainURLs(where: Self.isSafeLink)

@@ -411,7 +411,7 @@ import TributaryCore
         #expect(try JSONDecoder().decode(JSONFeed.self, from: written).items.first?.tributary?.origin == origin)
     }
 
-    @Test func onlyHTTPAndMailtoLinksAreKept() throws {
+    @Test func unsafeLinksAreNotKept() throws {
         let result = try parse(
             """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
@@ -438,6 +438,9 @@ import TributaryCore
         ("https://a.example/", true), ("http://a/", true), ("mailto:me@example.com", true), ("MAILTO:x@y", true),
         ("/relative:path", true), ("page?q=a:b", true), ("javascript:alert(1)", false), (" JavaScript:x", false),
         ("data:text/html,x", false), ("vbscript:x", false), ("file:///etc/passwd", false),
+        ("tag:example.com,2005:1", true), ("urn:uuid:1225c695", true), ("yt:video:0A1ouV7iD8o", true),
+        ("java\tscript:x", false), ("\u{01} javascript:x", false), ("java script:x", false), ("BLOB:https://a/", false),
+        ("about:blank", false), ("1tag:x", false),
     ])
     func linkSchemes(_ link: String, _ safe: Bool) {
         #expect(FeedItem.isSafeLink(link) == safe)

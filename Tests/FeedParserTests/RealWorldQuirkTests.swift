@@ -206,3 +206,30 @@ extension RealWorldQuirkTests {
         )
     }
 }
+
+extension RealWorldQuirkTests {
+    /// A feed or entry id that is an absolute URI (`yt:`, `tag:`, `urn:`) is the address when there is no web page
+    /// to link, as feedparser reads it; an unsafe one (`javascript:`) is no address.
+    @Test func anAtomIdThatIsAURIIsTheAddressWhenThereIsNoWebPage() throws {
+        let result = try FixtureSupport.parseFixture("atom-tag-and-yt-ids-without-web-link.xml")
+        #expect(result.metadata?.link == "yt:channel:UC7_gcs09iThXybpVgjHZ_7g")
+        #expect(
+            result.items.map(\.url) == [
+                "https://www.youtube.com/watch?v=0A1ouV7iD8o",
+                "tag:research.swtch.com,2012:research.swtch.com/tlog",
+                "tag:andrea.pappacoda.it,2024-12-12:tesi",
+                "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a",
+                nil,
+            ]
+        )
+        #expect(result.items.last?.id == "javascript:alert(1)")
+    }
+
+    /// A permalink guid (isPermaLink absent or true) that is a `tag:` or `urn:` URI is the item's address; one marked
+    /// isPermaLink="false" is not, and a `data:` guid never is.
+    @Test func aPermalinkGuidThatIsAURIIsTheAddressOfAnItemWithNoLink() throws {
+        let items = try FixtureSupport.parseFixture("rss-guid-tag-uri-without-link.xml").items
+        #expect(items.map(\.url) == ["tag:blog.example,2026:post-1", "urn:z:1", nil, nil])
+        #expect(items.map(\.id).prefix(3) == ["tag:blog.example,2026:post-1", "urn:z:1", "urn:z:2"])
+    }
+}

@@ -105,7 +105,8 @@ import TributaryCore
 
     @Test(arguments: [
         "javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,x", "vbscript:x",
-        "/relative", "",
+        "/relative", "", "tag:example.com,2005:post-1", "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a",
+        "yt:video:0A1ouV7iD8o",
     ])
     func showsOtherURLsAsText(_ url: String) throws {
         #expect(HTMLEscaping.linkURL(url) == nil)

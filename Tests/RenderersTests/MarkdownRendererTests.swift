@@ -56,7 +56,10 @@ import TributaryCore
         #expect(output.contains(#"- [T](<https://e.example/a%20b?%3Cx%3E\&copy;=%5C>) — wire · 14:41"#))
     }
 
-    @Test(arguments: ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd"])
+    @Test(arguments: [
+        "javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd",
+        "tag:example.com,2005:post-1", "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a",
+    ])
     func linksOnlyWebAndMailURLs(_ url: String) throws {
         let entry = TestDigest.entry(title: "T", url: url, related: [.init(title: "R", url: url)])
         let output = try MarkdownRenderer().render(TestDigest.digest([entry]))

@@ -70,7 +70,7 @@ import Testing
         #expect(output.warnings.first?.message.contains("'/posts/a'") == true)
     }
 
-    @Test func linksThatAreNotHTTPOrMailtoAreDroppedWithWarnings() {
+    @Test func unsafeLinksAreDroppedWithWarnings() {
         let item = FeedItem(
             id: "x",
             url: "javascript:alert(1)",
@@ -87,7 +87,22 @@ import Testing
         #expect(output.item.authors.first?.avatar == nil)
         #expect(output.item.attachments.map(\.url) == ["https://c/e.mp3"])
         #expect(output.warnings.count == 5)
-        #expect(output.warnings.allSatisfy { $0.message.contains("only http, https and mailto links are kept") })
+        #expect(output.warnings.allSatisfy { $0.message.contains("javascript:, data:, file: and like URLs") })
+    }
+
+    /// A `tag:` or `urn:` address (an item whose guid is its only address) is kept as written: only unsafe schemes go.
+    @Test func anAbsoluteURIWithASafeSchemeIsKept() {
+        let item = FeedItem(
+            id: "x",
+            url: "tag:example.com,2005:post-1",
+            externalURL: "urn:isbn:0451450523",
+            attachments: [FeedItem.Attachment(url: "magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a")]
+        )
+        let output = normaliser.normalise(item, from: "src")
+        #expect(output.item.url == "tag:example.com,2005:post-1")
+        #expect(output.item.externalURL == "urn:isbn:0451450523")
+        #expect(output.item.attachments.count == 1)
+        #expect(output.warnings.isEmpty)
     }
 
     @Test func absoluteURLsAreKeptAsWritten() {

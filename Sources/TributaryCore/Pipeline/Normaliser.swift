@@ -82,7 +82,10 @@ public struct Normaliser: Sendable {
         result.summary = result.summary.map(FeedText.withoutFormatControls)
         for removed in result.removeUnsafeURLs() {
             warnings.append(
-                SourceWarning("dropped \(removed): only http, https and mailto links are kept", location: location)
+                SourceWarning(
+                    "dropped \(removed): javascript:, data:, file: and like URLs are never kept",
+                    location: location
+                )
             )
         }
 
