@@ -13,14 +13,19 @@ enum HTMLPolicy {
     /// Elements that have no content and no end tag.
     static let voidElements: Set<String> = ["br", "col", "hr", "img", "wbr"]
 
-    /// Elements dropped together with everything inside them: scripting, embedding, forms, foreign content (SVG
-    /// and MathML carry their own script and URL attributes), raw-text elements and document metadata.
+    /// Elements dropped together with everything inside them: scripting, embedding, forms, raw-text elements and
+    /// document metadata.
+    ///
+    /// SVG and MathML (`svg`, `math`) and `audio`/`video` are not here: like every element not allowed they are
+    /// unwrapped, so their text (an SVG `<text>` or `<desc>`, a formula's `<mi>`, a player's fallback sentence) stays
+    /// while the elements and every attribute go, as feedparser keeps that text. What inside them could run script
+    /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
-        "applet", "area", "audio", "base", "basefont", "bgsound", "button", "canvas", "datalist", "dialog", "embed",
+        "applet", "area", "base", "basefont", "bgsound", "button", "canvas", "datalist", "dialog", "embed",
         "fieldset", "form", "frame", "frameset", "head", "iframe", "input", "isindex", "keygen", "label", "layer",
-        "link", "listing", "map", "math", "meta", "noembed", "noframes", "noscript", "object", "optgroup", "option",
-        "output", "param", "plaintext", "portal", "script", "select", "slot", "source", "style", "svg", "template",
-        "textarea", "title", "track", "video", "xml", "xmp",
+        "link", "listing", "map", "meta", "noembed", "noframes", "noscript", "object", "optgroup", "option",
+        "output", "param", "plaintext", "portal", "script", "select", "slot", "source", "style", "template",
+        "textarea", "title", "track", "xml", "xmp",
     ]
 
     /// Dropped elements that HTML5 parsers treat as void: libxml2 (an HTML 4 parser) may put the markup after them

@@ -26,11 +26,28 @@ import Testing
 
     @Test func dropsDangerousElementsWithTheirContent() {
         for tag in [
-            "script", "style", "iframe", "object", "form", "noscript", "template", "svg", "math", "textarea", "select",
-            "button", "frameset",
+            "script", "style", "iframe", "object", "form", "noscript", "template", "textarea", "select", "button",
+            "frameset",
         ] {
             #expect(clean("a<\(tag)>hidden <b>x</b></\(tag)>b") == "ab", "\(tag)")
         }
+    }
+
+    /// SVG's and MathML's text and a player's fallback sentence are kept, as feedparser keeps them; the elements,
+    /// their attributes and any script or style inside them are not.
+    @Test func unwrapsForeignContentAndMediaKeepingTheirTextOnly() {
+        #expect(
+            clean(
+                "a<svg width=\"10\" onload=\"alert(1)\"><text x=\"1\">W</text><script>alert(2)</script>"
+                    + "<style>*{}</style><a xlink:href=\"javascript:alert(3)\">link</a></svg>b"
+            ) == "aW<a>link</a>b"
+        )
+        #expect(clean("<math><mi>x</mi><mo>=</mo><mn>1</mn></math>") == "x=1")
+        #expect(
+            clean("<video src=\"https://v.example/a.mp4\" poster=\"javascript:x\">Your browser cannot play it.</video>")
+                == "Your browser cannot play it."
+        )
+        #expect(clean("<audio src=\"a.mp3\"><source src=\"b.ogg\">No audio.</audio>") == "No audio.")
     }
 
     @Test func unwrapsUnknownElementsKeepingTheirText() {

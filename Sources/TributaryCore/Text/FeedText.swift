@@ -60,7 +60,7 @@ public enum FeedText {
                     index = close + 1
                 }
                 if name != "" && !inlineTags.contains(name) { pendingSpace = true }
-            } else if decodeEntities, byte == 0x26, let (scalar, next) = entity(bytes, at: index) {
+            } else if decodeEntities, byte == 0x26, let (scalar, next) = entity(bytes, at: index, inText: true) {
                 if scalar == 0x20 {
                     pendingSpace = true
                 } else if scalar == 0xA0 {
@@ -335,7 +335,16 @@ public enum FeedText {
     }
 
     /// Decodes `&name;`, `&#123;` or `&#x7B;` at `start`; returns the scalar and the index after the `;`.
-    public static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (UInt32, Int)? {
+    ///
+    /// `inText`: the reference stands in text, where HTML also decodes a legacy name written without its `;` (`&amp`,
+    /// `&copy`, `&eacute`: HTML 4's Latin-1 names, as browsers and Python's `html.unescape` read them): the longest
+    /// such name that starts the run of letters and digits (`&copy2026` is `©2026`, `&ampx` is `&x`). In HTML that is
+    /// kept as HTML such a name is left alone, for it may stand in an attribute (`href="?a=1&copy=2"`).
+    public static func entity(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        at start: Int,
+        inText: Bool = false
+    ) -> (UInt32, Int)? {
         var index = start + 1
         guard index < bytes.count else { return nil }
         if bytes[index] == 0x23 {
@@ -366,16 +375,41 @@ public enum FeedText {
             guard value > 0, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return (0xFFFD, index) }
             return (value, index)
         }
-        var name: [UInt8] = []
-        while index < bytes.count, name.count < 32, bytes[index] != 0x3B {
+        let nameStart = index
+        while index < bytes.count, index - nameStart < 32, bytes[index] != 0x3B {
             let byte = bytes[index]
-            guard (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || (byte >= 0x30 && byte <= 0x39) else { return nil }
-            name.append(byte)
+            guard (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || (byte >= 0x30 && byte <= 0x39) else { break }
             index += 1
         }
-        guard index < bytes.count, bytes[index] == 0x3B, !name.isEmpty else { return nil }
-        guard let value = namedEntity(name) else { return nil }
-        return (value, index + 1)
+        guard index > nameStart else { return nil }
+        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<index])
+        if index < bytes.count, bytes[index] == 0x3B, let value = namedEntity(Array(name)) { return (value, index + 1) }
+        guard inText else { return nil }
+        // A legacy name without its `;`: the longest that starts the run (they are two to six letters long).
+        var length = min(name.count, 6)
+        while length >= 2 {
+            let prefix = Array(name[0..<length])
+            if let value = legacyEntity(prefix) { return (value, nameStart + length) }
+            length -= 1
+        }
+        return nil
+    }
+
+    /// The code point of a name HTML reads without its `;` in text: `amp`, `lt`, `gt`, `quot`, HTML 4's Latin-1 names
+    /// (`nbsp` to `yuml`), and `AMP`, `COPY`, `GT`, `LT`, `QUOT`, `REG`.
+    static func legacyEntity(_ name: [UInt8]) -> UInt32? {
+        switch name {
+        case Array("AMP".utf8): return 0x26
+        case Array("LT".utf8): return 0x3C
+        case Array("GT".utf8): return 0x3E
+        case Array("QUOT".utf8): return 0x22
+        case Array("COPY".utf8): return 0xA9
+        case Array("REG".utf8): return 0xAE
+        case Array("apos".utf8): return nil
+        default: break
+        }
+        guard let value = namedEntity(name), value <= 0xFF else { return nil }
+        return value
     }
 
     /// The code point of a named HTML 4 entity, plus `&apos;`; see ``htmlNamedEntities``.
