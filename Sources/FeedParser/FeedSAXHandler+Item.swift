@@ -29,8 +29,14 @@ extension FeedSAXHandler {
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
             .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit:
-            // Categories may come in a wrapper no module defines (`<categories><category>`), read as feedparser does.
-            guard direct || (kind == .category && parent == .other) else { return }
+            // Categories may come in a wrapper no module defines (`<categories><category>`), read as feedparser does;
+            // so may a description (Google's `<og><description>`), which feedparser reads as the item's.
+            guard direct || ((kind == .category || kind == .description) && parent == .other) else { return }
+            switch kind {
+            case .description, .dcDescription, .itunesSummary, .atomSummary: item.beginDescription()
+            case .contentEncoded, .fullitem, .atomContent: item.contentStarted = true
+            default: break
+            }
             if kind == .guid {
                 item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
             } else if kind == .source {
@@ -140,6 +146,7 @@ extension FeedSAXHandler {
         case .mediaDescription where inMedia, .itunesSubtitle where direct:
             // A podcast episode's or a video's description, the item's text when it has no other (no description,
             // summary or content).
+            if kind == .mediaDescription { item.beginDescription() }
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .itunesCategory where direct || parent == .itunesCategory:
             if let name = attributes.value("text") {
@@ -205,6 +212,15 @@ extension FeedSAXHandler {
 
     func finishItemField(_ kind: ElementKind) {
         guard inItem else { return }
+        switch kind {
+        case .description, .dcDescription, .itunesSummary, .atomSummary, .mediaDescription:
+            if item.endDescription() {
+                keepSecondDescription(kind)
+                return
+            }
+        default:
+            break
+        }
         switch kind {
         case .title, .atomTitle:
             // The first title with text wins, as in feedparser (a second `<title>` from a plugin does not replace it).
@@ -418,6 +434,21 @@ extension FeedSAXHandler {
             hreflang: value("hreflang"),
             length: value("length").flatMap { Int($0) }
         )
+    }
+
+    /// Keeps the description-like element just read as feedparser's second description, the item's content
+    /// (``ItemBuilder/secondDescription``): HTML, or text for an Atom summary of type text.
+    private func keepSecondDescription(_ kind: ElementKind) {
+        guard kind == .atomSummary else {
+            item.secondDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
+            return
+        }
+        item.secondDescriptionIsText = captureType == .text || captureType == .base64
+        switch captureType {
+        case .text, .base64: item.secondDescription = rawText(.plainText(markup: false))
+        case .html: item.secondDescription = rawText(.html(unescapingTwice: false, links: linkBase()))
+        case .xhtml: item.secondDescription = rawText(.trimmed)
+        }
     }
 
     /// The captured identifier (a guid, an Atom id) resolved against the base in effect, when it has no scheme and

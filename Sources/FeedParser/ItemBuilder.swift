@@ -32,6 +32,19 @@ struct ItemBuilder {
     /// `media:description` or `itunes:subtitle`: the item's text when it has no description, summary or content.
     var mediaDescription: RawText?
     var contentEncoded: RawText?
+    /// feedparser's "second description": a description, `itunes:summary`, Atom summary or `media:description` that
+    /// starts after another one ended and before any content (`content:encoded`, Atom `content`) started is the
+    /// entry's content (its `content[0]`, ahead of a later `content:encoded`), the first one its summary.
+    /// ``beginDescription()`` and ``beginContent()`` keep the state; ``secondDescription`` is the text.
+    var secondDescription: RawText?
+    /// Whether ``secondDescription`` is plain text (an Atom summary of type text) rather than HTML.
+    var secondDescriptionIsText = false
+    /// A description-like element ended (feedparser: `'summary' in context`).
+    var descriptionEnded = false
+    /// A content element started, or a second description became the content (feedparser's `hasContent`).
+    var contentStarted = false
+    /// The description-like element being read is the second description.
+    private(set) var readingSecondDescription = false
     var atomContentHTML: RawText?
     var atomContentText: RawText?
     /// Atom `summary` written as text.
@@ -135,7 +148,19 @@ struct ItemBuilder {
         let html: RawText?
         let summaryHTML = summaryHTML.take()
         var summaryMarkup: RawText?
-        if let contentEncoded = contentEncoded.take() {
+        if let second = secondDescription.take() {
+            // feedparser's second description is the content; the other (a description, an HTML summary, else a
+            // media description) is the summary, and a later `content:encoded` is not read.
+            // An empty one leaves the item without content.
+            let isBlank = !text[second.range].contains { $0 > 0x20 }
+            if secondDescriptionIsText {
+                html = nil
+                if !isBlank, let text = read(second) { item.contentText = text }
+            } else {
+                html = isBlank ? nil : second
+            }
+            summaryMarkup = description.take() ?? summaryHTML ?? mediaDescription.take()
+        } else if let contentEncoded = contentEncoded.take() {
             html = contentEncoded
             summaryMarkup = description.take() ?? summaryHTML
         } else if let content = atomContentHTML.take() ?? description.take()
@@ -240,6 +265,23 @@ struct ItemBuilder {
     /// `string` when it can stand as an address: an absolute URI with a safe scheme (``FeedItem/isAbsoluteSafeLink(_:)``).
     static func address(_ string: String) -> String? {
         FeedItem.isAbsoluteSafeLink(string) ? string : nil
+    }
+
+    /// A description-like element starts: it is the second description when another one ended before it and no
+    /// content has started (see ``secondDescription``).
+    mutating func beginDescription() {
+        readingSecondDescription = descriptionEnded && !contentStarted
+        if readingSecondDescription { contentStarted = true }
+    }
+
+    /// A description-like element ended; returns whether it was the second description (then the caller keeps its
+    /// text in ``secondDescription``).
+    mutating func endDescription() -> Bool {
+        defer {
+            readingSecondDescription = false
+            descriptionEnded = true
+        }
+        return readingSecondDescription
     }
 
     /// Keeps a category with its scheme and label (blank ones are none); an empty term is no category.

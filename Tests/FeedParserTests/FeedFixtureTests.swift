@@ -148,7 +148,8 @@ import TributaryCore
         #expect(third.title == "An xhtml title")
         #expect(third.contentText == "Plain text content with <no tags>.")
         #expect(third.contentHTML == nil)
-        #expect(third.url == nil)
+        // No link: its `tag:` id is its address, as feedparser reads it.
+        #expect(third.url == "tag:blog.example.org,2026:post-44")
     }
 
     @Test func podcastWithITunesAndEnclosures() throws {

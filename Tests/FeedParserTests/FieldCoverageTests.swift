@@ -551,9 +551,9 @@ import TributaryCore
         #expect(result.items[1].tags == ["a", "b"])
     }
 
-    /// An Atom entry (or feed) with no link has its http(s) id as its address; a `tag:` or `urn:` id is not a
-    /// link.
-    @Test func anHTTPAtomIDIsTheAddressOfAnEntryWithoutALink() throws {
+    /// An Atom entry (or feed) with no link has its id as its address when it is an absolute URI (`https:`, and
+    /// `tag:` or `urn:` as well, as feedparser reads it).
+    @Test func anAtomIDIsTheAddressOfAnEntryWithoutALink() throws {
         let result = try Self.parse(
             """
             <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><id>https://blog.example/</id>
@@ -566,7 +566,7 @@ import TributaryCore
         // A relative id is resolved against the feed's URL, as feedparser resolves it: the item's id and, with no
         // link, its address; `_tributary.guid` keeps it as written.
         let resolved = "https://feeds.example.com/path/post-3"
-        #expect(result.items.map(\.url) == ["https://blog.example/post/1", nil, resolved])
+        #expect(result.items.map(\.url) == ["https://blog.example/post/1", "tag:blog.example,2026:2", resolved])
         #expect(result.items.map(\.id) == ["https://blog.example/post/1", "tag:blog.example,2026:2", resolved])
         #expect(
             result.items.map(\.tributary?.guid) == ["https://blog.example/post/1", "tag:blog.example,2026:2", "post-3"]

@@ -106,7 +106,7 @@ extension RealWorldQuirkTests {
         #expect(
             items.map(\.url) == [
                 "https://links.example/1.html", "https://links.example/2/fr", "https://links.example/3",
-                "https://elsewhere.example/4",
+                "tag:links.example,2026:4",
             ]
         )
     }
@@ -231,5 +231,45 @@ extension RealWorldQuirkTests {
         let items = try FixtureSupport.parseFixture("rss-guid-tag-uri-without-link.xml").items
         #expect(items.map(\.url) == ["tag:blog.example,2026:post-1", "urn:z:1", nil, nil])
         #expect(items.map(\.id).prefix(3) == ["tag:blog.example,2026:post-1", "urn:z:1", "urn:z:2"])
+    }
+}
+
+extension RealWorldQuirkTests {
+    /// The text inside inline SVG (`<text>`), MathML and a `<video>`'s fallback stays, as feedparser keeps it; the
+    /// elements, their attributes and a script inside them do not.
+    @Test func svgMathMLAndVideoFallbackKeepTheirText() throws {
+        let items = try FixtureSupport.parseFixture(
+            "atom-xhtml-svg-text-mathml-video-fallback.xml",
+            options: FeedParserOptions(baseURL: FixtureSupport.feedURL, sourceID: "test-source")
+        ).items
+        let html = try #require(items.first?.contentHTML)
+        #expect(html.hasPrefix("W\n<p>chat implements a shared textarea field.</p>"))
+        #expect(html.contains("<p>E=mc2 holds.</p>"))
+        #expect(html.contains("<a href=\"https://video.example/a.mp4\">https://video.example/a.mp4</a>"))
+        for gone in ["<svg", "<text", "<math", "<video", "<source", "alert", "onload", "poster"] {
+            #expect(!html.contains(gone), "\(gone)")
+        }
+    }
+
+    /// A legacy reference without its semicolon (`&copy`, `&eacute`) is decoded in a title, as HTML reads text.
+    @Test func legacyReferencesWithoutASemicolonAreDecodedInTitles() throws {
+        let result = try FixtureSupport.parseFixture("rss-legacy-entity-without-semicolon.xml")
+        #expect(result.metadata?.title == "?page=1©=2;mode=x & done")
+        #expect(result.items.map(\.title) == ["Café au lait © 2026"])
+    }
+
+    /// feedparser's second description: one that comes after another and before any content is the content, the
+    /// first the summary; an empty one leaves no content; after `content:encoded` it is only the summary.
+    @Test func aSecondDescriptionBeforeAnyContentIsTheContent() throws {
+        let items = try FixtureSupport.parseFixture("rss-second-description-is-content.xml").items
+        try #require(items.count == 4)
+        #expect(items[0].contentHTML == "This morning we found a boy. He has no name...")
+        #expect(items[0].summary == "This morning we found a boy.")
+        #expect(items[1].contentHTML == "About 50 students wear hijabs.")
+        #expect(items[1].summary == "Winnipeg high school students now have the choice.")
+        #expect(items[2].contentHTML == nil)
+        #expect(items[2].summary == "Employees use tools at their disposal.")
+        #expect(items[3].contentHTML == "<p>The whole text</p>")
+        #expect(items[3].summary == "Longer summary")
     }
 }
