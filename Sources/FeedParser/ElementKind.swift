@@ -32,6 +32,11 @@ enum ElementKind: UInt8 {
     case mediaCategory, mediaKeywords
     case itunesBlock, itunesExplicit, itunesOwner, itunesName, itunesEmail, webMaster, dcPublisher
     case wfwCommentRSS
+    /// Dublin Core's `dcterms:created`, `dcterms:issued`, `dcterms:valid` and `dc:contributor`; Atom 0.3's `created`;
+    /// RSS `expirationDate`; a Creative Commons `license` (`cc:` or Userland's `creativeCommons:`).
+    case dcCreated, dcIssued, dcValid, dcContributor, atomCreated, expirationDate, ccLicense
+    /// Podlove Simple Chapters: `psc:chapters` and its `psc:chapter`s.
+    case pscChapters, pscChapter
     // GeoRSS, simple and GML.
     case georssPoint, georssLine, georssPolygon, georssBox, gmlPoint, gmlLineString, gmlPolygon, gmlPos, gmlPosList
 
@@ -68,7 +73,11 @@ enum ElementKind: UInt8 {
             switch localName {
             case "creator", "author": return .dcCreator
             case "publisher": return .dcPublisher
-            case "date", "created", "issued", "modified": return .dcDate
+            case "date", "modified": return .dcDate
+            case "created": return .dcCreated
+            case "issued": return .dcIssued
+            case "valid": return .dcValid
+            case "contributor": return .dcContributor
             case "subject": return .dcSubject
             case "language": return .dcLanguage
             case "title": return .dcTitle
@@ -107,6 +116,14 @@ enum ElementKind: UInt8 {
         case "http://rssnamespace.org/feedburner/ext/1.0":
             // FeedBurner's note to a person who opens the feed in a browser: what feedparser calls `info`.
             return localName == "browserfriendly" ? .atomInfo : .other
+        case "http://web.resource.org/cc/", "http://backend.userland.com/creativecommonsrssmodule":
+            return localName == "license" ? .ccLicense : .other
+        case "http://podlove.org/simple-chapters":
+            switch localName {
+            case "chapters": return .pscChapters
+            case "chapter": return .pscChapter
+            default: return .other
+            }
         case "http://wellformedweb.org/commentapi/":
             return localName == "commentrss" ? .wfwCommentRSS : .other
         case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":
@@ -175,6 +192,7 @@ enum ElementKind: UInt8 {
         case "copyright": .rights
         case "body": .xhtmlBody
         case "abstract": .description  // CDF's description
+        case "expirationdate": .expirationDate
         // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
         // reads them wherever they are.
         case "updated", "modified": .atomUpdated
@@ -192,7 +210,8 @@ enum ElementKind: UInt8 {
         case "summary": .atomSummary
         case "id": .atomID
         case "updated", "modified": .atomUpdated
-        case "published", "issued", "created": .atomPublished
+        case "published", "issued": .atomPublished
+        case "created": .atomCreated
         case "author": .atomAuthor
         case "contributor": .atomContributor
         case "name": .atomName

@@ -48,6 +48,20 @@ enum FeedDate {
         parse(bytes: bytes, now: nil)
     }
 
+    /// The `start` and `end` of a DCMI period (`start=2002-10-13T09:00+01:00; end=2002-10-17T17:00+01:00;
+    /// scheme=W3C-DTF`, Dublin Core's `dcterms:valid`), read as dates; a part that is missing or unreadable is `nil`.
+    static func period(_ text: String) -> (start: Date?, end: Date?) {
+        var start: Date?
+        var end: Date?
+        for part in text.split(separator: ";") {
+            guard let equals = part.firstIndex(of: "=") else { continue }
+            let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if name == "start" { start = parse(value) } else if name == "end" { end = parse(value) }
+        }
+        return (start, end)
+    }
+
     @inline(__always)
     private static func parse(bytes: UnsafeBufferPointer<UInt8>, now: Date?) -> Date? {
         var start = 0

@@ -111,6 +111,11 @@ public struct FeedMetadata: Sendable, Equatable {
         /// Atom 0.3 `info`, plain text, and as sanitized HTML when it holds markup.
         public var info: String?
         public var infoHTML: String?
+        /// Dublin Core's `dcterms:created`, and the `start` and `end` of `dcterms:valid` (a DCMI period,
+        /// `start=...; end=...`): `_tributary.created`, `valid_start`, `valid_end`.
+        public var created: Date?
+        public var validStart: Date?
+        public var validEnd: Date?
 
         public init(
             ttl: Int? = nil,
@@ -238,6 +243,9 @@ public struct FeedMetadata: Sendable, Equatable {
         }
         if let info = extras.info { tributary["info"] = .string(info) }
         if let infoHTML = extras.infoHTML { tributary["info_html"] = .string(infoHTML) }
+        if let created = extras.created { tributary["created"] = .string(RFC3339.format(created)) }
+        if let start = extras.validStart { tributary["valid_start"] = .string(RFC3339.format(start)) }
+        if let end = extras.validEnd { tributary["valid_end"] = .string(RFC3339.format(end)) }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
         if categories.contains(where: { $0.scheme != nil || $0.label != nil }) {
             tributary["categories"] = .array(

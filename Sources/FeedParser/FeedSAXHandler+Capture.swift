@@ -236,7 +236,9 @@ extension FeedSAXHandler {
     /// Whether an item field is read from the captured text when its element ends (not kept as ``RawText``).
     static func isReadAtOnce(_ kind: ElementKind) -> Bool {
         switch kind {
-        case .author, .dcCreator, .itunesAuthor, .category, .dcSubject, .itunesKeywords, .source: true
+        case .author, .dcCreator, .itunesAuthor, .category, .dcSubject, .itunesKeywords, .source, .dcPublisher,
+            .dcContributor:
+            true
         default: false
         }
     }

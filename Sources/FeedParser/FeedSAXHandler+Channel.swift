@@ -50,7 +50,8 @@ extension FeedSAXHandler {
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .atomSubtitle, .language, .dcLanguage,
             .generator, .atomGenerator, .lastBuildDate, .pubDate, .dcDate, .atomUpdated, .managingEditor, .dcCreator,
             .atomLogo, .atomIcon, .author, .itunesAuthor, .rights, .itunesSummary, .itunesSubtitle, .atomID, .category,
-            .dcSubject, .itunesKeywords, .itunesBlock, .itunesExplicit, .webMaster, .dcPublisher:
+            .dcSubject, .itunesKeywords, .itunesBlock, .itunesExplicit, .webMaster, .dcPublisher, .dcCreated, .dcIssued,
+            .dcValid, .dcContributor:
             guard inChannel else { return }
             if kind == .atomGenerator || kind == .generator, channelGenerator == nil {
                 channelGeneratorVersion = Self.nonBlank(attributes.value("version"))
@@ -173,10 +174,22 @@ extension FeedSAXHandler {
             }
         case .lastBuildDate, .atomUpdated:
             channelUpdated = parseDate() ?? channelUpdated
-        case .pubDate, .dcDate:
+        case .pubDate, .dcDate, .dcIssued:
             let date = parseDate()
             if channelUpdated == nil { channelUpdated = date }
             if kind == .pubDate, channelPublished == nil { channelPublished = date }
+            // `dcterms:issued` is when the feed was published, as feedparser reads it (its `published`).
+            if kind == .dcIssued, let date { channelPublished = date }
+        case .dcCreated:
+            channelExtras.created = parseDate() ?? channelExtras.created
+        case .dcValid:
+            let period = FeedDate.period(trimmedText())
+            channelExtras.validStart = period.start ?? channelExtras.validStart
+            channelExtras.validEnd = period.end ?? channelExtras.validEnd
+        case .dcContributor:
+            if let contributor = Self.rssAuthor(authorText()), !channelContributors.contains(contributor) {
+                channelContributors.append(contributor)
+            }
         case .itunesBlock:
             channelITunes.block = channelITunes.block ?? String(decoding: text.bytes, as: UTF8.self)
         case .itunesExplicit:

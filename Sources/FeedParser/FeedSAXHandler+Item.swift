@@ -28,7 +28,8 @@ extension FeedSAXHandler {
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
-            .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit:
+            .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit,
+            .dcCreated, .dcIssued, .atomCreated, .expirationDate, .dcContributor, .dcPublisher, .ccLicense:
             // Categories may come in a wrapper no module defines (`<categories><category>`), read as feedparser does;
             // so may a description (Google's `<og><description>`), which feedparser reads as the item's.
             guard direct || ((kind == .category || kind == .description) && parent == .other) else { return }
@@ -45,6 +46,13 @@ extension FeedSAXHandler {
                 captureAttribute = attributes.value("href")  // <link href="..."/>, Atom's form in an RSS item
             } else if kind == .category {
                 captureAttribute = attributes.value("domain")
+            } else if kind == .ccLicense,
+                let resource = Self.nonBlank(
+                    attributes.value("resource", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+                )
+            {
+                // `<cc:license rdf:resource="..."/>` names the licence in an attribute.
+                item.tributaryFields.license = item.tributaryFields.license ?? resource
             }
             if kind == .atomContent, item.firstAtomLink == nil, let src = attributes.value("src") {
                 let resolved = resolve(src, baseCount: baseCount)
@@ -148,6 +156,23 @@ extension FeedSAXHandler {
             // summary or content).
             if kind == .mediaDescription { item.beginDescription() }
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
+        case .pscChapters where direct:
+            // Podlove Simple Chapters: only the first `psc:chapters` counts, as feedparser reads it.
+            item.readingChapters = item.chapters.isEmpty && item.chaptersVersion == nil
+            if item.readingChapters { item.chaptersVersion = Self.nonBlank(attributes.value("version")) ?? "" }
+        case .pscChapter where parent == .pscChapters && item.readingChapters:
+            guard let start = Self.nonBlank(attributes.value("start")) else { return }
+            var chapter: [String: JSONValue] = ["start": .string(start)]
+            if let title = attributes.value("title").map(Self.attributeText), !title.isEmpty {
+                chapter["title"] = .string(title)
+            }
+            if let href = Self.nonBlank(attributes.value("href")) {
+                chapter["href"] = .string(resolve(href, baseCount: baseCount))
+            }
+            if let image = Self.nonBlank(attributes.value("image")) {
+                chapter["image"] = .string(resolve(image, baseCount: baseCount))
+            }
+            item.chapters.append(.object(chapter))
         case .itunesCategory where direct || parent == .itunesCategory:
             if let name = attributes.value("text") {
                 let tag = Self.attributeText(name)
@@ -245,6 +270,10 @@ extension FeedSAXHandler {
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
         case .itunesSubtitle, .mediaDescription:
+            if kind == .itunesSubtitle, item.itunes.subtitle == nil {
+                let subtitle = FeedText.plainText(text.bytes)
+                if !subtitle.isEmpty { item.itunes.subtitle = subtitle }
+            }
             if item.mediaDescription == nil {
                 item.mediaDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
             }
@@ -283,8 +312,29 @@ extension FeedSAXHandler {
         case .pubDate, .atomPublished:
             // Of several, the last readable one wins, as in feedparser (Atom 0.3's `issued` then `published`).
             item.published = parseDate() ?? item.published
-        case .dcDate:
+        case .dcDate, .dcIssued:
             item.dcDate = parseDate() ?? item.dcDate
+        case .dcCreated, .atomCreated:
+            // When the item was created; as before, also its date (`dcterms:created` as `dc:date`, Atom 0.3's
+            // `created` as its publication) when it has no other.
+            let date = parseDate()
+            item.tributaryFields.created = date ?? item.tributaryFields.created
+            if kind == .dcCreated {
+                item.dcDate = date ?? item.dcDate
+            } else {
+                item.published = item.published ?? date
+            }
+        case .expirationDate:
+            item.tributaryFields.expires = parseDate() ?? item.tributaryFields.expires
+        case .ccLicense:
+            let value = trimmedText()
+            if !value.isEmpty, item.tributaryFields.license == nil { item.tributaryFields.license = value }
+        case .dcPublisher:
+            if item.tributaryFields.publisher == nil { item.tributaryFields.publisher = Self.rssAuthor(authorText()) }
+        case .dcContributor:
+            if let contributor = Self.rssAuthor(authorText()), !item.contributors.contains(contributor) {
+                item.contributors.append(contributor)
+            }
         case .atomUpdated:
             item.updated = parseDate()
         case .author:
@@ -302,7 +352,9 @@ extension FeedSAXHandler {
         case .itunesKeywords:
             Self.addKeywords(FeedText.plainText(text.bytes), to: &item.tags)
         case .itunesDuration:
-            item.itunesDuration = Self.duration(trimmedText())
+            let written = trimmedText()
+            item.itunesDuration = Self.duration(written)
+            if !written.isEmpty { item.itunes.duration = written }
         case .language, .dcLanguage:
             let value = trimmedText()
             if !value.isEmpty { item.language = value }

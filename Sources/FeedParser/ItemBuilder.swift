@@ -74,6 +74,14 @@ struct ItemBuilder {
     var commentsFeed: String?
     /// The episode's iTunes `block` and `explicit` as written.
     var itunes = TributaryExtension.ITunes()
+    /// `_tributary`'s `created`, `expires`, `license` and `publisher` (set as read; the rest of the extension is
+    /// made when the item is built).
+    var tributaryFields = TributaryExtension()
+    /// Podlove Simple Chapters: the version of the first `psc:chapters` (empty when it names none) and its chapters;
+    /// ``readingChapters`` while that element is open.
+    var chaptersVersion: String?
+    var chapters: [JSONValue] = []
+    var readingChapters = false
     /// GeoRSS: the item's location as a GeoJSON geometry, and the GML shape and reference being read.
     var `where`: JSONValue?
     var gmlShape: ElementKind?
@@ -226,7 +234,16 @@ struct ItemBuilder {
             comments: comments.take(),
             commentsFeed: commentsFeed.take(),
             itunes: itunes,
-            where: `where`.take()
+            where: `where`.take(),
+            created: tributaryFields.created,
+            expires: tributaryFields.expires,
+            license: tributaryFields.license,
+            publisher: tributaryFields.publisher,
+            chapters: chaptersVersion.map { version in
+                var object: [String: JSONValue] = ["chapters": .array(chapters)]
+                if !version.isEmpty { object["version"] = .string(version) }
+                return .object(object)
+            }
         )
         itunes = TributaryExtension.ITunes()
         categories.removeAll(keepingCapacity: true)

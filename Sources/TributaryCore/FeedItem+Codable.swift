@@ -103,11 +103,14 @@ extension FeedItem: Codable {
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
         case source, origin, related, guid, rights, contributors, links, comments, `where`, categories
+        case created, expires, license, publisher, chapters
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
         case commentsFeed = "comments_feed"
         case itunesBlock = "itunes_block"
         case itunesExplicit = "itunes_explicit"
+        case itunesDuration = "itunes_duration"
+        case itunesSubtitle = "itunes_subtitle"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -127,8 +130,15 @@ extension TributaryExtension: Codable {
         commentsFeed = try container.decodeIfPresent(String.self, forKey: .commentsFeed)
         itunes = ITunes(
             block: try container.decodeIfPresent(String.self, forKey: .itunesBlock),
-            explicit: try container.decodeIfPresent(String.self, forKey: .itunesExplicit)
+            explicit: try container.decodeIfPresent(String.self, forKey: .itunesExplicit),
+            duration: try container.decodeIfPresent(String.self, forKey: .itunesDuration),
+            subtitle: try container.decodeIfPresent(String.self, forKey: .itunesSubtitle)
         )
+        created = try container.decodeIfPresent(String.self, forKey: .created).flatMap { RFC3339.parse($0) }
+        expires = try container.decodeIfPresent(String.self, forKey: .expires).flatMap { RFC3339.parse($0) }
+        license = try container.decodeIfPresent(String.self, forKey: .license)
+        publisher = try container.decodeIfPresent(FeedItem.Author.self, forKey: .publisher)
+        chapters = try container.decodeIfPresent(JSONValue.self, forKey: .chapters)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -147,7 +157,14 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(commentsFeed, forKey: .commentsFeed)
         try container.encodeIfPresent(itunes.block, forKey: .itunesBlock)
         try container.encodeIfPresent(itunes.explicit, forKey: .itunesExplicit)
+        try container.encodeIfPresent(itunes.duration, forKey: .itunesDuration)
+        try container.encodeIfPresent(itunes.subtitle, forKey: .itunesSubtitle)
         try container.encodeIfPresent(self.where, forKey: .where)
+        try container.encodeIfPresent(created.map(RFC3339.format), forKey: .created)
+        try container.encodeIfPresent(expires.map(RFC3339.format), forKey: .expires)
+        try container.encodeIfPresent(license, forKey: .license)
+        try container.encodeIfPresent(publisher, forKey: .publisher)
+        try container.encodeIfPresent(chapters, forKey: .chapters)
     }
 }
 

@@ -139,6 +139,9 @@ extension FeedItem {
                 let rights = string(members["rights"]), let comments = string(members["comments"]),
                 let commentsFeed = string(members["comments_feed"]), let block = string(members["itunes_block"]),
                 let explicit = string(members["itunes_explicit"]),
+                let duration = string(members["itunes_duration"]), let subtitle = string(members["itunes_subtitle"]),
+                let created = date(members["created"]), let expires = date(members["expires"]),
+                let license = string(members["license"]),
                 let related = list(members["related"], relatedLink), let alsoIn = list(members["also_in"], reference),
                 let contributors = list(members["contributors"], author), let links = list(members["links"], link),
                 let categories = list(members["categories"], category)
@@ -147,6 +150,11 @@ extension FeedItem {
             if let value = members["origin"], value != .null {
                 guard let read = self.origin(value) else { return nil }
                 origin = read
+            }
+            var publisher: FeedItem.Author?
+            if let value = members["publisher"], value != .null {
+                guard let read = author(value) else { return nil }
+                publisher = read
             }
             return TributaryExtension(
                 source: source.map(SourceID.init(rawValue:)),
@@ -161,8 +169,18 @@ extension FeedItem {
                 categories: categories ?? [],
                 comments: comments,
                 commentsFeed: commentsFeed,
-                itunes: TributaryExtension.ITunes(block: block, explicit: explicit),
-                where: members["where"].flatMap { $0 == .null ? nil : $0 }
+                itunes: TributaryExtension.ITunes(
+                    block: block,
+                    explicit: explicit,
+                    duration: duration,
+                    subtitle: subtitle
+                ),
+                where: members["where"].flatMap { $0 == .null ? nil : $0 },
+                created: created,
+                expires: expires,
+                license: license,
+                publisher: publisher,
+                chapters: members["chapters"].flatMap { $0 == .null ? nil : $0 }
             )
         }
 

@@ -166,6 +166,20 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
     public var `where`: JSONValue?
+    /// When the item was created (`dcterms:created`, Atom 0.3 `created`), beside its publication and modification
+    /// dates. `_tributary.created`.
+    public var created: Date?
+    /// When the item stops being current (RSS `expirationDate`). `_tributary.expires`.
+    public var expires: Date?
+    /// The licence the item is published under, as the feed names it (Creative Commons `license`, a URL as a
+    /// rule). `_tributary.license`.
+    public var license: String?
+    /// The item's publisher (`dc:publisher`), `me@example.com (Name)` split as an author's is.
+    /// `_tributary.publisher`.
+    public var publisher: FeedItem.Author?
+    /// A podcast episode's Podlove Simple Chapters: `{"version": "1.2", "chapters": [{"start": "00:01:02.500",
+    /// "title": "...", "href": "...", "image": "..."}]}`, each start as written. `_tributary.chapters`.
+    public var chapters: JSONValue?
 
     /// A category: its term, and the scheme and label it was written with.
     public struct Category: Hashable, Sendable, Codable {
@@ -185,10 +199,17 @@ public struct TributaryExtension: Hashable, Sendable {
     public struct ITunes: Hashable, Sendable {
         public var block: String?
         public var explicit: String?
+        /// An episode's `itunes:duration` as written (`1:02:03`, `3723`); the attachment's `duration_in_seconds`
+        /// is its reading. `_tributary.itunes_duration`.
+        public var duration: String?
+        /// An episode's `itunes:subtitle`, plain text. `_tributary.itunes_subtitle`.
+        public var subtitle: String?
 
-        public init(block: String? = nil, explicit: String? = nil) {
+        public init(block: String? = nil, explicit: String? = nil, duration: String? = nil, subtitle: String? = nil) {
             self.block = block
             self.explicit = explicit
+            self.duration = duration
+            self.subtitle = subtitle
         }
     }
 
@@ -206,9 +227,19 @@ public struct TributaryExtension: Hashable, Sendable {
         comments: String? = nil,
         commentsFeed: String? = nil,
         itunes: ITunes = ITunes(),
-        where: JSONValue? = nil
+        where: JSONValue? = nil,
+        created: Date? = nil,
+        expires: Date? = nil,
+        license: String? = nil,
+        publisher: FeedItem.Author? = nil,
+        chapters: JSONValue? = nil
     ) {
         self.where = `where`
+        self.created = created
+        self.expires = expires
+        self.license = license
+        self.publisher = publisher
+        self.chapters = chapters
         self.links = links
         self.comments = comments
         self.categories = categories

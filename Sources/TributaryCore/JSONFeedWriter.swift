@@ -271,9 +271,34 @@ public struct JSONFeedWriter: Sendable {
         optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
         optional("itunes_block", value.itunes.block, into: &buffer, first: &first)
         optional("itunes_explicit", value.itunes.explicit, into: &buffer, first: &first)
+        optional("itunes_duration", value.itunes.duration, into: &buffer, first: &first)
+        optional("itunes_subtitle", value.itunes.subtitle, into: &buffer, first: &first)
         if let location = value.where {
             member("where", into: &buffer, first: &first)
             json(location, into: &buffer)
+        }
+        if let created = value.created {
+            member("created", into: &buffer, first: &first)
+            date(created, into: &buffer)
+        }
+        if let expires = value.expires {
+            member("expires", into: &buffer, first: &first)
+            date(expires, into: &buffer)
+        }
+        optional("license", value.license, into: &buffer, first: &first)
+        if let publisher = value.publisher {
+            member("publisher", into: &buffer, first: &first)
+            buffer.append(0x7B)
+            var inner = true
+            optional("name", publisher.name, into: &buffer, first: &inner)
+            optional("url", publisher.url, into: &buffer, first: &inner)
+            optional("avatar", publisher.avatar, into: &buffer, first: &inner)
+            optional("_email", publisher.email, into: &buffer, first: &inner)
+            buffer.append(0x7D)
+        }
+        if let chapters = value.chapters {
+            member("chapters", into: &buffer, first: &first)
+            json(chapters, into: &buffer)
         }
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)

@@ -273,3 +273,49 @@ extension RealWorldQuirkTests {
         #expect(items[3].summary == "Longer summary")
     }
 }
+
+extension RealWorldQuirkTests {
+    /// Dublin Core, Creative Commons, iTunes and Podlove fields feedparser reads, in `_tributary`: the channel's
+    /// created, issued (its publication) and validity and its contributor; an episode's created, expiration,
+    /// licence, publisher, contributor, duration as written, subtitle and chapters (the first `psc:chapters` only).
+    @Test func dublinCoreLicenceITunesAndChapterFieldsAreKept() throws {
+        let result = try FixtureSupport.parseFixture("rss-dublin-core-licence-chapters-and-itunes-fields.xml")
+        let metadata = try #require(result.metadata)
+        #expect(metadata.extras.created == (try date("2003-12-31T10:14:55Z")))
+        #expect(metadata.published == (try date("2004-01-02T08:00:00Z")))
+        #expect(metadata.extras.validStart == (try date("2002-10-13T08:00:00Z")))
+        #expect(metadata.extras.validEnd == (try date("2002-10-17T16:00:00Z")))
+        #expect(metadata.contributors == [FeedItem.Author(name: "Tim Pritlove")])
+        let tributary = try #require(result.items.first?.tributary)
+        #expect(tributary.created == (try date("2015-02-26T10:00:00Z")))
+        #expect(tributary.expires == (try date("2026-01-01T19:48:21Z")))
+        #expect(tributary.license == "http://creativecommons.org/licenses/by-nc-sa/3.0/")
+        #expect(
+            tributary.publisher == FeedItem.Author(name: "Metaebene Personal Media", email: "redaktion@cre.example")
+        )
+        #expect(tributary.contributors == [FeedItem.Author(name: "Björn Voss")])
+        #expect(tributary.itunes.duration == "01:36:29")
+        #expect(tributary.itunes.subtitle == "Digitale Planetarien lassen den Zauber der Wissenschaft neu entstehen")
+        #expect(
+            tributary.chapters
+                == .object([
+                    "version": .string("1.2"),
+                    "chapters": .array([
+                        .object(["start": .string("00:00:00.000"), "title": .string("Intro")]),
+                        .object([
+                            "start": .string("00:03:07.250"), "title": .string("Begrüßung"),
+                            "href": .string("https://feeds.example.com/cre207#begruessung"),
+                            "image": .string("https://cre.example/c.jpg"),
+                        ]),
+                    ]),
+                ])
+        )
+        // Written to JSON Feed and read back (by Codable and by the store's reader), nothing is lost.
+        let item = try #require(result.items.first)
+        let written = Data(JSONFeedWriter.encode(JSONFeed(title: "T", items: [item])))
+        #expect(try JSONDecoder().decode(JSONFeed.self, from: written).items.first?.tributary == tributary)
+        #expect(try JSONDecoder().decode(FeedItem.self, from: JSONEncoder().encode(item)).tributary == tributary)
+        let stored = String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
+        #expect(FeedItem(json: stored)?.tributary == tributary)
+    }
+}

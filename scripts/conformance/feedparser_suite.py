@@ -307,6 +307,11 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
         feed["updated_parsed"] = _parsed_date(extension["updated"])
     if extension.get("id"):
         feed["id"] = extension["id"]
+    # Dublin Core's created and the period of dcterms:valid (feedparser's `validity_start`, `validity_end`).
+    for key, name in (("created", "created"), ("valid_start", "validity_start"), ("valid_end", "validity_end")):
+        if extension.get(key):
+            feed[name] = extension[key]
+            feed[f"{name}_parsed"] = _parsed_date(extension[key])
     if extension.get("generator"):
         feed["generator"] = extension["generator"]
         detail = FeedParserDict(name=extension["generator"])
@@ -390,6 +395,26 @@ def _itunes_flags(extension: dict[str, Any], target: FeedParserDict) -> None:
         target["itunes_explicit"] = True if value == "yes" else False if value == "clean" else None
 
 
+def _chapters(chapters: dict[str, Any]) -> FeedParserDict:
+    """`_tributary.chapters` (Podlove Simple Chapters, each start as written) as feedparser's `psc_chapters`, with
+    its reading of each start (`HH:MM:SS.mmm`, hours optional) as a `timedelta`."""
+    result = FeedParserDict(chapters=[])
+    if chapters.get("version"):
+        result["version"] = chapters["version"]
+    for chapter in chapters.get("chapters") or []:
+        entry = FeedParserDict(chapter)
+        match = re.match(r"^((\d{2}):)?(\d{2}):(\d{2})(\.(\d{3}))?$", chapter.get("start", ""))
+        if match:
+            _, hours, minutes, seconds, _, millis = match.groups()
+            entry["start_parsed"] = datetime.timedelta(
+                0, int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds), int(millis or 0) * 1000
+            )
+        else:
+            entry["start_parsed"] = None
+        result["chapters"].append(entry)
+    return result
+
+
 def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDict:
     """One `entries[]` dictionary from a JSON Feed item."""
     entry = FeedParserDict()
@@ -457,6 +482,31 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
         entry["image"] = FeedParserDict(href=item["image"])
     if extension.get("contributors"):
         entry["contributors"] = _people(extension["contributors"])
+    # feedparser's guidislink: the guid (or Atom id) is the entry's link, which parse writes as a `url` equal to
+    # the item's id.
+    if extension.get("guid"):
+        entry["guidislink"] = bool(item.get("url")) and item.get("url") == item.get("id")
+    # Dublin Core's created, RSS expirationDate (feedparser's `expired`), the licence and the publisher.
+    for key, name in (("created", "created"), ("expires", "expired")):
+        if extension.get(key):
+            entry[name] = extension[key]
+            entry[f"{name}_parsed"] = _parsed_date(extension[key])
+    if extension.get("license"):  # feedparser keeps a licence as a link with rel="license"
+        entry.setdefault("links", []).append(FeedParserDict(rel="license", href=extension["license"]))
+    if extension.get("publisher"):
+        detail = _people([extension["publisher"]])
+        if detail:
+            entry["publisher_detail"] = detail[0]
+            name, email = detail[0].get("name"), detail[0].get("email")
+            entry["publisher"] = f"{name} ({email})" if name and email else name or email
+    # An episode's itunes:duration as written and its itunes:subtitle (feedparser's `subtitle`).
+    if extension.get("itunes_duration"):
+        entry["itunes_duration"] = extension["itunes_duration"]
+    if extension.get("itunes_subtitle"):
+        entry["subtitle"] = extension["itunes_subtitle"]
+        entry["subtitle_detail"] = _detail(extension["itunes_subtitle"], "text/plain", language)
+    if extension.get("chapters"):
+        entry["psc_chapters"] = _chapters(extension["chapters"])
     if extension.get("comments"):
         entry["comments"] = extension["comments"]
     if extension.get("where"):
