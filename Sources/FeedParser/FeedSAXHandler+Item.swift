@@ -217,18 +217,37 @@ extension FeedSAXHandler {
         guard parent == .atomSource else { return }
         switch kind {
         case .atomTitle, .atomID, .atomUpdated, .atomSubtitle, .rights, .atomIcon, .atomLogo, .atomGenerator:
+            if kind == .atomGenerator {
+                origin.generatorVersion = Self.nonBlank(attributes.value("version"))
+                origin.generatorURL = (attributes.value("uri") ?? attributes.value("url")).flatMap(Self.nonBlank).map {
+                    resolve($0, baseCount: baseCount)
+                }
+            }
             beginCapture(kind, scope: .origin, depth: stack.count - 1, type: textType(kind, attributes))
         case .atomAuthor, .atomContributor:
             author = FeedItem.Author()
             authorScope = .origin
         case .atomCategory:
             if let term = attributes.value("term") ?? attributes.value("label") {
-                Self.addTag(Self.attributeText(term), to: &origin.tags)
+                let tag = Self.attributeText(term)
+                Self.addTag(tag, to: &origin.tags)
+                if !tag.isEmpty {
+                    origin.categories.append(
+                        TributaryExtension.Category(
+                            term: tag,
+                            scheme: Self.nonBlank(attributes.value("scheme")),
+                            label: Self.nonBlank(attributes.value("label"))
+                        )
+                    )
+                }
             }
         case .atomLink:
-            let rel = attributes.value("rel") ?? "alternate"
-            if rel == "alternate", origin.url == nil, let href = attributes.value("href") {
-                origin.url = resolve(href, baseCount: baseCount)
+            guard let href = attributes.value("href") else { return }
+            let resolved = resolve(href, baseCount: baseCount)
+            let rel = Self.linkRel(attributes)
+            origin.links.append(Self.link(rel: rel, url: resolved, attributes))
+            if rel == "alternate", origin.url == nil {
+                origin.url = resolved
             }
         default:
             break

@@ -396,6 +396,11 @@ final class FeedSAXHandler {
         case .atomSource:
             if depth == sourceDepth {
                 sourceDepth = -1
+                // Links and categories are kept when they say more than the source's address and tags do.
+                if !TributaryExtension.Link.sayMoreThanAURL(origin.links) { origin.links = [] }
+                if !origin.categories.contains(where: { $0.scheme != nil || $0.label != nil }) {
+                    origin.categories = []
+                }
                 if !origin.isEmpty { item.origin = origin }
             }
         default:

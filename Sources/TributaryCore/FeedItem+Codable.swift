@@ -170,7 +170,10 @@ extension TributaryExtension: Codable {
 
 extension TributaryExtension.Origin: Codable {
     private enum CodingKeys: String, CodingKey {
-        case title, url, id, updated, subtitle, rights, icon, logo, generator, authors, contributors, tags
+        case title, url, id, updated, subtitle, rights, icon, logo, generator, authors, contributors, tags, links
+        case categories
+        case generatorVersion = "generator_version"
+        case generatorURL = "generator_url"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -187,7 +190,11 @@ extension TributaryExtension.Origin: Codable {
             generator: try container.decodeIfPresent(String.self, forKey: .generator),
             authors: try container.decodeIfPresent([FeedItem.Author].self, forKey: .authors) ?? [],
             contributors: try container.decodeIfPresent([FeedItem.Author].self, forKey: .contributors) ?? [],
-            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            links: try container.decodeIfPresent([TributaryExtension.Link].self, forKey: .links) ?? [],
+            categories: try container.decodeIfPresent([TributaryExtension.Category].self, forKey: .categories) ?? [],
+            generatorVersion: try container.decodeIfPresent(String.self, forKey: .generatorVersion),
+            generatorURL: try container.decodeIfPresent(String.self, forKey: .generatorURL)
         )
     }
 
@@ -205,6 +212,10 @@ extension TributaryExtension.Origin: Codable {
         if !authors.isEmpty { try container.encode(authors, forKey: .authors) }
         if !contributors.isEmpty { try container.encode(contributors, forKey: .contributors) }
         if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
+        if !links.isEmpty { try container.encode(links, forKey: .links) }
+        if !categories.isEmpty { try container.encode(categories, forKey: .categories) }
+        try container.encodeIfPresent(generatorVersion, forKey: .generatorVersion)
+        try container.encodeIfPresent(generatorURL, forKey: .generatorURL)
     }
 }
 

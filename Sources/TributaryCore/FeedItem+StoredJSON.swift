@@ -192,7 +192,10 @@ extension FeedItem {
                 let logo = string(members["logo"]), let generator = string(members["generator"]),
                 let authors = list(members["authors"], author),
                 let contributors = list(members["contributors"], author),
-                let tags = strings(members["tags"])
+                let tags = strings(members["tags"]), let links = list(members["links"], link),
+                let categories = list(members["categories"], category),
+                let generatorVersion = string(members["generator_version"]),
+                let generatorURL = string(members["generator_url"])
             else { return nil }
             return TributaryExtension.Origin(
                 title: title,
@@ -206,7 +209,11 @@ extension FeedItem {
                 generator: generator,
                 authors: authors ?? [],
                 contributors: contributors ?? [],
-                tags: tags ?? []
+                tags: tags ?? [],
+                links: links ?? [],
+                categories: categories ?? [],
+                generatorVersion: generatorVersion,
+                generatorURL: generatorURL
             )
         }
 

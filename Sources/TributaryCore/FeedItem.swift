@@ -272,6 +272,14 @@ public struct TributaryExtension: Hashable, Sendable {
         public var authors: [FeedItem.Author]
         public var contributors: [FeedItem.Author]
         public var tags: [String]
+        /// The Atom source's links as written, when they say more than ``url`` (as an entry's
+        /// ``TributaryExtension/links``), and its categories when one has a scheme or label (as
+        /// ``TributaryExtension/categories``).
+        public var links: [Link]
+        public var categories: [Category]
+        /// The source's `generator` `version` and `uri`.
+        public var generatorVersion: String?
+        public var generatorURL: String?
 
         public init(
             title: String? = nil,
@@ -285,8 +293,16 @@ public struct TributaryExtension: Hashable, Sendable {
             generator: String? = nil,
             authors: [FeedItem.Author] = [],
             contributors: [FeedItem.Author] = [],
-            tags: [String] = []
+            tags: [String] = [],
+            links: [Link] = [],
+            categories: [Category] = [],
+            generatorVersion: String? = nil,
+            generatorURL: String? = nil
         ) {
+            self.links = links
+            self.categories = categories
+            self.generatorVersion = generatorVersion
+            self.generatorURL = generatorURL
             self.title = title
             self.url = url
             self.id = id

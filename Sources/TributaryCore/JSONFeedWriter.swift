@@ -225,6 +225,16 @@ public struct JSONFeedWriter: Sendable {
                 member("tags", into: &buffer, first: &firstInner)
                 strings(origin.tags, into: &buffer)
             }
+            if !origin.links.isEmpty {
+                member("links", into: &buffer, first: &firstInner)
+                links(origin.links, into: &buffer)
+            }
+            if !origin.categories.isEmpty {
+                member("categories", into: &buffer, first: &firstInner)
+                categories(origin.categories, into: &buffer)
+            }
+            optional("generator_version", origin.generatorVersion, into: &buffer, first: &firstInner)
+            optional("generator_url", origin.generatorURL, into: &buffer, first: &firstInner)
             buffer.append(0x7D)
         }
         if !value.related.isEmpty {
@@ -244,28 +254,11 @@ public struct JSONFeedWriter: Sendable {
         }
         if !value.links.isEmpty {
             member("links", into: &buffer, first: &first)
-            objects(value.links, into: &buffer) { link, buffer, first in
-                member("rel", into: &buffer, first: &first)
-                string(link.rel, into: &buffer)
-                member("url", into: &buffer, first: &first)
-                string(link.url, into: &buffer)
-                optional("type", link.type, into: &buffer, first: &first)
-                optional("title", link.title, into: &buffer, first: &first)
-                optional("hreflang", link.hreflang, into: &buffer, first: &first)
-                if let length = link.length {
-                    member("length", into: &buffer, first: &first)
-                    number(Double(length), into: &buffer)
-                }
-            }
+            links(value.links, into: &buffer)
         }
         if !value.categories.isEmpty {
             member("categories", into: &buffer, first: &first)
-            objects(value.categories, into: &buffer) { category, buffer, first in
-                member("term", into: &buffer, first: &first)
-                string(category.term, into: &buffer)
-                optional("scheme", category.scheme, into: &buffer, first: &first)
-                optional("label", category.label, into: &buffer, first: &first)
-            }
+            categories(value.categories, into: &buffer)
         }
         optional("comments", value.comments, into: &buffer, first: &first)
         optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
@@ -325,6 +318,31 @@ public struct JSONFeedWriter: Sendable {
             string(value, into: &buffer)
         }
         buffer.append(0x5D)
+    }
+
+    private static func links(_ links: [TributaryExtension.Link], into buffer: inout ByteWriter) {
+        objects(links, into: &buffer) { link, buffer, first in
+            member("rel", into: &buffer, first: &first)
+            string(link.rel, into: &buffer)
+            member("url", into: &buffer, first: &first)
+            string(link.url, into: &buffer)
+            optional("type", link.type, into: &buffer, first: &first)
+            optional("title", link.title, into: &buffer, first: &first)
+            optional("hreflang", link.hreflang, into: &buffer, first: &first)
+            if let length = link.length {
+                member("length", into: &buffer, first: &first)
+                number(Double(length), into: &buffer)
+            }
+        }
+    }
+
+    private static func categories(_ categories: [TributaryExtension.Category], into buffer: inout ByteWriter) {
+        objects(categories, into: &buffer) { category, buffer, first in
+            member("term", into: &buffer, first: &first)
+            string(category.term, into: &buffer)
+            optional("scheme", category.scheme, into: &buffer, first: &first)
+            optional("label", category.label, into: &buffer, first: &first)
+        }
     }
 
     private static func authors(_ authors: [FeedItem.Author], into buffer: inout ByteWriter) {

@@ -400,7 +400,8 @@ import TributaryCore
                     generator: "Gen",
                     authors: [FeedItem.Author(name: "Origin Author", email: "oa@example.com")],
                     contributors: [FeedItem.Author(name: "Origin Helper")],
-                    tags: ["swift"]
+                    tags: ["swift"],
+                    generatorVersion: "1"
                 )
         )
         // Written to JSON Feed and read back, nothing is lost.

@@ -319,3 +319,47 @@ extension RealWorldQuirkTests {
         #expect(FeedItem(json: stored)?.tributary == tributary)
     }
 }
+
+extension RealWorldQuirkTests {
+    /// An Atom entry's `<source>` keeps its links as written, its categories' schemes and labels and its generator's
+    /// version and URI, as feedparser reads them.
+    @Test func anAtomSourceKeepsItsLinksCategoriesAndGenerator() throws {
+        let items = try FixtureSupport.parseFixture("atom-source-links-categories-generator.xml").items
+        let origin = try #require(items.first?.tributary?.origin)
+        #expect(origin.url == "https://feeds.example.com/")
+        #expect(
+            origin.links == [
+                TributaryExtension.Link(
+                    rel: "self",
+                    url: "https://blog.example/feed.atom",
+                    type: "application/atom+xml"
+                ),
+                TributaryExtension.Link(
+                    rel: "alternate",
+                    url: "https://feeds.example.com/",
+                    type: "text/html",
+                    title: "Example Blog",
+                    hreflang: "en"
+                ),
+            ]
+        )
+        #expect(
+            origin.categories == [
+                TributaryExtension.Category(
+                    term: "tests",
+                    scheme: "http://feedparser.org/tests/",
+                    label: "Atom 1.0 tests"
+                )
+            ]
+        )
+        #expect(origin.generator == "Example Toolkit")
+        #expect(origin.generatorVersion == "2.65")
+        #expect(origin.generatorURL == "https://feeds.example.com/generator")
+        // Written to JSON Feed and read back (by Codable and by the store's reader), nothing is lost.
+        let item = try #require(items.first)
+        let written = Data(JSONFeedWriter.encode(JSONFeed(title: "T", items: [item])))
+        #expect(try JSONDecoder().decode(JSONFeed.self, from: written).items.first?.tributary?.origin == origin)
+        let stored = String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
+        #expect(FeedItem(json: stored)?.tributary?.origin == origin)
+    }
+}

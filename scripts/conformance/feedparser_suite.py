@@ -553,12 +553,24 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
             source["updated_parsed"] = _parsed_date(origin["updated"])
         if origin.get("generator"):
             source["generator"] = origin["generator"]
-            source["generator_detail"] = FeedParserDict(name=origin["generator"])
+            detail = FeedParserDict(name=origin["generator"])
+            if origin.get("generator_version"):
+                detail["version"] = origin["generator_version"]
+            if origin.get("generator_url"):
+                detail["href"] = detail["url"] = origin["generator_url"]
+            source["generator_detail"] = detail
         _authors(origin.get("authors"), source)
         if origin.get("contributors"):
             source["contributors"] = _people(origin["contributors"])
         if origin.get("tags"):
             source["tags"] = [FeedParserDict(term=tag, scheme=None, label=None) for tag in origin["tags"]]
+        if origin.get("categories"):  # written whole when one has a scheme or label, as an entry's
+            source["tags"] = [
+                FeedParserDict(term=c.get("term"), scheme=c.get("scheme"), label=c.get("label"))
+                for c in origin["categories"]
+            ]
+        if origin.get("links"):  # every link as written, when they say more than its address
+            source["links"] = _written_links(origin["links"])
         entry["source"] = source
     return entry
 
