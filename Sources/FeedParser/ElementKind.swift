@@ -193,6 +193,7 @@ enum ElementKind: UInt8 {
         case "body": .xhtmlBody
         case "abstract": .description  // CDF's description
         case "expirationdate": .expirationDate
+        case "summary": .atomSummary  // an RSS item's `<summary>`, read as feedparser reads it: its summary
         // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
         // reads them wherever they are.
         case "updated", "modified": .atomUpdated

@@ -262,7 +262,7 @@ extension RealWorldQuirkTests {
     /// first the summary; an empty one leaves no content; after `content:encoded` it is only the summary.
     @Test func aSecondDescriptionBeforeAnyContentIsTheContent() throws {
         let items = try FixtureSupport.parseFixture("rss-second-description-is-content.xml").items
-        try #require(items.count == 4)
+        try #require(items.count == 5)
         #expect(items[0].contentHTML == "This morning we found a boy. He has no name...")
         #expect(items[0].summary == "This morning we found a boy.")
         #expect(items[1].contentHTML == "About 50 students wear hijabs.")
@@ -271,6 +271,8 @@ extension RealWorldQuirkTests {
         #expect(items[2].summary == "Employees use tools at their disposal.")
         #expect(items[3].contentHTML == "<p>The whole text</p>")
         #expect(items[3].summary == "Longer summary")
+        #expect(items[4].contentText == "The summary")
+        #expect(items[4].summary == "The description")
     }
 }
 
