@@ -52,7 +52,7 @@ extension FeedSAXHandler {
                 )
             {
                 // `<cc:license rdf:resource="..."/>` names the licence in an attribute.
-                item.tributaryFields.license = item.tributaryFields.license ?? resource
+                item.updateDetails { $0.license = $0.license ?? resource }
             }
             if kind == .atomContent, item.firstAtomLink == nil, let src = attributes.value("src") {
                 let resolved = resolve(src, baseCount: baseCount)
@@ -158,8 +158,12 @@ extension FeedSAXHandler {
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .pscChapters where direct:
             // Podlove Simple Chapters: only the first `psc:chapters` counts, as feedparser reads it.
-            item.readingChapters = item.chapters.isEmpty && item.chaptersVersion == nil
-            if item.readingChapters { item.chaptersVersion = Self.nonBlank(attributes.value("version")) ?? "" }
+            item.readingChapters = item.details?.value.chapters == nil
+            if item.readingChapters {
+                var chapters: [String: JSONValue] = ["chapters": .array([])]
+                if let version = Self.nonBlank(attributes.value("version")) { chapters["version"] = .string(version) }
+                item.updateDetails { $0.chapters = .object(chapters) }
+            }
         case .pscChapter where parent == .pscChapters && item.readingChapters:
             guard let start = Self.nonBlank(attributes.value("start")) else { return }
             var chapter: [String: JSONValue] = ["start": .string(start)]
@@ -172,7 +176,13 @@ extension FeedSAXHandler {
             if let image = Self.nonBlank(attributes.value("image")) {
                 chapter["image"] = .string(resolve(image, baseCount: baseCount))
             }
-            item.chapters.append(.object(chapter))
+            item.updateDetails { details in
+                guard case .object(var chapters)? = details.chapters, case .array(var list)? = chapters["chapters"]
+                else { return }
+                list.append(.object(chapter))
+                chapters["chapters"] = .array(list)
+                details.chapters = .object(chapters)
+            }
         case .itunesCategory where direct || parent == .itunesCategory:
             if let name = attributes.value("text") {
                 let tag = Self.attributeText(name)
@@ -289,9 +299,9 @@ extension FeedSAXHandler {
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
             item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
         case .itunesSubtitle, .mediaDescription:
-            if kind == .itunesSubtitle, item.itunes.subtitle == nil {
+            if kind == .itunesSubtitle, item.details?.value.itunesSubtitle == nil {
                 let subtitle = FeedText.plainText(text.bytes)
-                if !subtitle.isEmpty { item.itunes.subtitle = subtitle }
+                if !subtitle.isEmpty { item.updateDetails { $0.itunesSubtitle = subtitle } }
             }
             if item.mediaDescription == nil {
                 item.mediaDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
@@ -337,19 +347,21 @@ extension FeedSAXHandler {
             // When the item was created; as before, also its date (`dcterms:created` as `dc:date`, Atom 0.3's
             // `created` as its publication) when it has no other.
             let date = parseDate()
-            item.tributaryFields.created = date ?? item.tributaryFields.created
+            if let date { item.updateDetails { $0.created = date } }
             if kind == .dcCreated {
                 item.dcDate = date ?? item.dcDate
             } else {
                 item.published = item.published ?? date
             }
         case .expirationDate:
-            item.tributaryFields.expires = parseDate() ?? item.tributaryFields.expires
+            if let date = parseDate() { item.updateDetails { $0.expires = date } }
         case .ccLicense:
             let value = trimmedText()
-            if !value.isEmpty, item.tributaryFields.license == nil { item.tributaryFields.license = value }
+            if !value.isEmpty, item.details?.value.license == nil { item.updateDetails { $0.license = value } }
         case .dcPublisher:
-            if item.tributaryFields.publisher == nil { item.tributaryFields.publisher = Self.rssAuthor(authorText()) }
+            if item.details?.value.publisher == nil, let publisher = Self.rssAuthor(authorText()) {
+                item.updateDetails { $0.publisher = publisher }
+            }
         case .dcContributor:
             if let contributor = Self.rssAuthor(authorText()), !item.contributors.contains(contributor) {
                 item.contributors.append(contributor)
@@ -373,7 +385,7 @@ extension FeedSAXHandler {
         case .itunesDuration:
             let written = trimmedText()
             item.itunesDuration = Self.duration(written)
-            if !written.isEmpty { item.itunes.duration = written }
+            if !written.isEmpty { item.updateDetails { $0.itunesDuration = written } }
         case .language, .dcLanguage:
             let value = trimmedText()
             if !value.isEmpty { item.language = value }

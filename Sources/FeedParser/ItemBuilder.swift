@@ -74,13 +74,10 @@ struct ItemBuilder {
     var commentsFeed: String?
     /// The episode's iTunes `block` and `explicit` as written.
     var itunes = TributaryExtension.ITunes()
-    /// `_tributary`'s `created`, `expires`, `license` and `publisher` (set as read; the rest of the extension is
-    /// made when the item is built).
-    var tributaryFields = TributaryExtension()
-    /// Podlove Simple Chapters: the version of the first `psc:chapters` (empty when it names none) and its chapters;
-    /// ``readingChapters`` while that element is open.
-    var chaptersVersion: String?
-    var chapters: [JSONValue] = []
+    /// `_tributary`'s rarely present fields (``TributaryExtension/Details``), set as read; boxed as in the item, so
+    /// that a builder (moved once per item) stays small.
+    private(set) var details: DetailsBox?
+    /// Whether the first `psc:chapters` (Podlove Simple Chapters, read into ``details``) is open.
     var readingChapters = false
     /// GeoRSS: the item's location as a GeoJSON geometry, and the GML shape and reference being read.
     var `where`: JSONValue?
@@ -234,17 +231,9 @@ struct ItemBuilder {
             comments: comments.take(),
             commentsFeed: commentsFeed.take(),
             itunes: itunes,
-            where: `where`.take(),
-            created: tributaryFields.created,
-            expires: tributaryFields.expires,
-            license: tributaryFields.license,
-            publisher: tributaryFields.publisher,
-            chapters: chaptersVersion.map { version in
-                var object: [String: JSONValue] = ["chapters": .array(chapters)]
-                if !version.isEmpty { object["version"] = .string(version) }
-                return .object(object)
-            }
+            where: `where`.take()
         )
+        if let details = details.take() { item.tributary?.details = details.value }
         itunes = TributaryExtension.ITunes()
         categories.removeAll(keepingCapacity: true)
         gmlShape = nil
@@ -282,6 +271,13 @@ struct ItemBuilder {
     /// `string` when it can stand as an address: an absolute URI with a safe scheme (``FeedItem/isAbsoluteSafeLink(_:)``).
     static func address(_ string: String) -> String? {
         FeedItem.isAbsoluteSafeLink(string) ? string : nil
+    }
+
+    /// Changes the rarely present fields of the item (``details``).
+    mutating func updateDetails(_ change: (inout TributaryExtension.Details) -> Void) {
+        var value = details?.value ?? TributaryExtension.Details()
+        change(&value)
+        details = DetailsBox(value)
     }
 
     /// A description-like element starts: it is the second description when another one ended before it and no

@@ -130,15 +130,17 @@ extension TributaryExtension: Codable {
         commentsFeed = try container.decodeIfPresent(String.self, forKey: .commentsFeed)
         itunes = ITunes(
             block: try container.decodeIfPresent(String.self, forKey: .itunesBlock),
-            explicit: try container.decodeIfPresent(String.self, forKey: .itunesExplicit),
-            duration: try container.decodeIfPresent(String.self, forKey: .itunesDuration),
-            subtitle: try container.decodeIfPresent(String.self, forKey: .itunesSubtitle)
+            explicit: try container.decodeIfPresent(String.self, forKey: .itunesExplicit)
         )
-        created = try container.decodeIfPresent(String.self, forKey: .created).flatMap { RFC3339.parse($0) }
-        expires = try container.decodeIfPresent(String.self, forKey: .expires).flatMap { RFC3339.parse($0) }
-        license = try container.decodeIfPresent(String.self, forKey: .license)
-        publisher = try container.decodeIfPresent(FeedItem.Author.self, forKey: .publisher)
-        chapters = try container.decodeIfPresent(JSONValue.self, forKey: .chapters)
+        details = Details(
+            created: try container.decodeIfPresent(String.self, forKey: .created).flatMap { RFC3339.parse($0) },
+            expires: try container.decodeIfPresent(String.self, forKey: .expires).flatMap { RFC3339.parse($0) },
+            license: try container.decodeIfPresent(String.self, forKey: .license),
+            publisher: try container.decodeIfPresent(FeedItem.Author.self, forKey: .publisher),
+            chapters: try container.decodeIfPresent(JSONValue.self, forKey: .chapters),
+            itunesDuration: try container.decodeIfPresent(String.self, forKey: .itunesDuration),
+            itunesSubtitle: try container.decodeIfPresent(String.self, forKey: .itunesSubtitle)
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -157,8 +159,8 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(commentsFeed, forKey: .commentsFeed)
         try container.encodeIfPresent(itunes.block, forKey: .itunesBlock)
         try container.encodeIfPresent(itunes.explicit, forKey: .itunesExplicit)
-        try container.encodeIfPresent(itunes.duration, forKey: .itunesDuration)
-        try container.encodeIfPresent(itunes.subtitle, forKey: .itunesSubtitle)
+        try container.encodeIfPresent(itunesDuration, forKey: .itunesDuration)
+        try container.encodeIfPresent(itunesSubtitle, forKey: .itunesSubtitle)
         try container.encodeIfPresent(self.where, forKey: .where)
         try container.encodeIfPresent(created.map(RFC3339.format), forKey: .created)
         try container.encodeIfPresent(expires.map(RFC3339.format), forKey: .expires)

@@ -143,7 +143,9 @@ extension FeedItem {
                 origin.url = keep(origin.url, "origin url")
                 origin.icon = keep(origin.icon, "origin icon")
                 origin.logo = keep(origin.logo, "origin logo")
-                origin.links = origin.links.filter { keep($0.url, "origin link url") != nil }
+                if origin.hasMore, !origin.links.isEmpty {
+                    origin.links = origin.links.filter { keep($0.url, "origin link url") != nil }
+                }
                 tributary.origin = origin
             }
             for index in tributary.related.indices {

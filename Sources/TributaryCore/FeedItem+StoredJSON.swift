@@ -169,18 +169,17 @@ extension FeedItem {
                 categories: categories ?? [],
                 comments: comments,
                 commentsFeed: commentsFeed,
-                itunes: TributaryExtension.ITunes(
-                    block: block,
-                    explicit: explicit,
-                    duration: duration,
-                    subtitle: subtitle
-                ),
+                itunes: TributaryExtension.ITunes(block: block, explicit: explicit),
                 where: members["where"].flatMap { $0 == .null ? nil : $0 },
-                created: created,
-                expires: expires,
-                license: license,
-                publisher: publisher,
-                chapters: members["chapters"].flatMap { $0 == .null ? nil : $0 }
+                details: TributaryExtension.Details(
+                    created: created,
+                    expires: expires,
+                    license: license,
+                    publisher: publisher,
+                    chapters: members["chapters"].flatMap { $0 == .null ? nil : $0 },
+                    itunesDuration: duration,
+                    itunesSubtitle: subtitle
+                )
             )
         }
 

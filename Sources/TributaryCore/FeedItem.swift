@@ -166,20 +166,89 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
     public var `where`: JSONValue?
-    /// When the item was created (`dcterms:created`, Atom 0.3 `created`), beside its publication and modification
-    /// dates. `_tributary.created`.
-    public var created: Date?
-    /// When the item stops being current (RSS `expirationDate`). `_tributary.expires`.
-    public var expires: Date?
-    /// The licence the item is published under, as the feed names it (Creative Commons `license`, a URL as a
-    /// rule). `_tributary.license`.
-    public var license: String?
-    /// The item's publisher (`dc:publisher`), `me@example.com (Name)` split as an author's is.
-    /// `_tributary.publisher`.
-    public var publisher: FeedItem.Author?
-    /// A podcast episode's Podlove Simple Chapters: `{"version": "1.2", "chapters": [{"start": "00:01:02.500",
-    /// "title": "...", "href": "...", "image": "..."}]}`, each start as written. `_tributary.chapters`.
-    public var chapters: JSONValue?
+    /// What few items carry: Dublin Core's and Creative Commons' facts, Podlove chapters, an episode's duration and
+    /// subtitle as written. Boxed behind one reference, so that the many items without any of it copy one empty
+    /// reference on their way from the parser to the writer rather than a hundred bytes of empty fields; read and
+    /// set through ``details`` or the properties below.
+    private var boxedDetails: DetailsBox?
+
+    /// The fields of ``details``.
+    public struct Details: Hashable, Sendable {
+        /// When the item was created (`dcterms:created`, Atom 0.3 `created`), beside its publication and
+        /// modification dates. `_tributary.created`.
+        public var created: Date?
+        /// When the item stops being current (RSS `expirationDate`). `_tributary.expires`.
+        public var expires: Date?
+        /// The licence the item is published under, as the feed names it (Creative Commons `license`, a URL as a
+        /// rule). `_tributary.license`.
+        public var license: String?
+        /// The item's publisher (`dc:publisher`), `me@example.com (Name)` split as an author's is.
+        /// `_tributary.publisher`.
+        public var publisher: FeedItem.Author?
+        /// A podcast episode's Podlove Simple Chapters: `{"version": "1.2", "chapters": [{"start": "00:01:02.500",
+        /// "title": "...", "href": "...", "image": "..."}]}`, each start as written. `_tributary.chapters`.
+        public var chapters: JSONValue?
+        /// An episode's `itunes:duration` as written (`1:02:03`, `3723`; the attachment's `duration_in_seconds` is
+        /// its reading) and its `itunes:subtitle`, plain text. `_tributary.itunes_duration`, `itunes_subtitle`.
+        public var itunesDuration: String?
+        public var itunesSubtitle: String?
+
+        public init(
+            created: Date? = nil,
+            expires: Date? = nil,
+            license: String? = nil,
+            publisher: FeedItem.Author? = nil,
+            chapters: JSONValue? = nil,
+            itunesDuration: String? = nil,
+            itunesSubtitle: String? = nil
+        ) {
+            self.created = created
+            self.expires = expires
+            self.license = license
+            self.publisher = publisher
+            self.chapters = chapters
+            self.itunesDuration = itunesDuration
+            self.itunesSubtitle = itunesSubtitle
+        }
+    }
+
+    /// Whether any of ``details`` is set (a check that reads no field).
+    public var hasDetails: Bool { boxedDetails != nil }
+
+    /// The item's rarely present fields (empty for most items).
+    public var details: Details {
+        get { boxedDetails?.value ?? Details() }
+        set { boxedDetails = newValue == Details() ? nil : DetailsBox(newValue) }
+    }
+
+    public var created: Date? {
+        get { boxedDetails?.value.created }
+        set { details.created = newValue }
+    }
+    public var expires: Date? {
+        get { boxedDetails?.value.expires }
+        set { details.expires = newValue }
+    }
+    public var license: String? {
+        get { boxedDetails?.value.license }
+        set { details.license = newValue }
+    }
+    public var publisher: FeedItem.Author? {
+        get { boxedDetails?.value.publisher }
+        set { details.publisher = newValue }
+    }
+    public var chapters: JSONValue? {
+        get { boxedDetails?.value.chapters }
+        set { details.chapters = newValue }
+    }
+    public var itunesDuration: String? {
+        get { boxedDetails?.value.itunesDuration }
+        set { details.itunesDuration = newValue }
+    }
+    public var itunesSubtitle: String? {
+        get { boxedDetails?.value.itunesSubtitle }
+        set { details.itunesSubtitle = newValue }
+    }
 
     /// A category: its term, and the scheme and label it was written with.
     public struct Category: Hashable, Sendable, Codable {
@@ -199,17 +268,10 @@ public struct TributaryExtension: Hashable, Sendable {
     public struct ITunes: Hashable, Sendable {
         public var block: String?
         public var explicit: String?
-        /// An episode's `itunes:duration` as written (`1:02:03`, `3723`); the attachment's `duration_in_seconds`
-        /// is its reading. `_tributary.itunes_duration`.
-        public var duration: String?
-        /// An episode's `itunes:subtitle`, plain text. `_tributary.itunes_subtitle`.
-        public var subtitle: String?
 
-        public init(block: String? = nil, explicit: String? = nil, duration: String? = nil, subtitle: String? = nil) {
+        public init(block: String? = nil, explicit: String? = nil) {
             self.block = block
             self.explicit = explicit
-            self.duration = duration
-            self.subtitle = subtitle
         }
     }
 
@@ -228,18 +290,10 @@ public struct TributaryExtension: Hashable, Sendable {
         commentsFeed: String? = nil,
         itunes: ITunes = ITunes(),
         where: JSONValue? = nil,
-        created: Date? = nil,
-        expires: Date? = nil,
-        license: String? = nil,
-        publisher: FeedItem.Author? = nil,
-        chapters: JSONValue? = nil
+        details: Details? = nil
     ) {
         self.where = `where`
-        self.created = created
-        self.expires = expires
-        self.license = license
-        self.publisher = publisher
-        self.chapters = chapters
+        self.boxedDetails = details.flatMap { $0 == Details() ? nil : DetailsBox($0) }
         self.links = links
         self.comments = comments
         self.categories = categories
@@ -272,14 +326,46 @@ public struct TributaryExtension: Hashable, Sendable {
         public var authors: [FeedItem.Author]
         public var contributors: [FeedItem.Author]
         public var tags: [String]
+        /// What few sources say (Atom `<source>` links, category details, generator version and URI), boxed so that
+        /// the many origins without it (every Google News item has one) copy one empty reference.
+        private var boxedMore: MoreBox?
+
+        /// The fields of ``Origin``'s rarely present part.
+        struct More: Hashable, Sendable {
+            var links: [Link] = []
+            var categories: [Category] = []
+            var generatorVersion: String?
+            var generatorURL: String?
+        }
+
+        /// Whether any of the rarely present part is set (a check that builds no empty list).
+        var hasMore: Bool { boxedMore != nil }
+
+        private var more: More {
+            get { boxedMore?.value ?? More() }
+            set { boxedMore = newValue == More() ? nil : MoreBox(newValue) }
+        }
+
         /// The Atom source's links as written, when they say more than ``url`` (as an entry's
         /// ``TributaryExtension/links``), and its categories when one has a scheme or label (as
         /// ``TributaryExtension/categories``).
-        public var links: [Link]
-        public var categories: [Category]
+        public var links: [Link] {
+            get { boxedMore?.value.links ?? [] }
+            set { more.links = newValue }
+        }
+        public var categories: [Category] {
+            get { boxedMore?.value.categories ?? [] }
+            set { more.categories = newValue }
+        }
         /// The source's `generator` `version` and `uri`.
-        public var generatorVersion: String?
-        public var generatorURL: String?
+        public var generatorVersion: String? {
+            get { boxedMore?.value.generatorVersion }
+            set { more.generatorVersion = newValue }
+        }
+        public var generatorURL: String? {
+            get { boxedMore?.value.generatorURL }
+            set { more.generatorURL = newValue }
+        }
 
         public init(
             title: String? = nil,
@@ -294,15 +380,23 @@ public struct TributaryExtension: Hashable, Sendable {
             authors: [FeedItem.Author] = [],
             contributors: [FeedItem.Author] = [],
             tags: [String] = [],
-            links: [Link] = [],
-            categories: [Category] = [],
+            links: [Link]? = nil,
+            categories: [Category]? = nil,
             generatorVersion: String? = nil,
             generatorURL: String? = nil
         ) {
-            self.links = links
-            self.categories = categories
-            self.generatorVersion = generatorVersion
-            self.generatorURL = generatorURL
+            if links?.isEmpty ?? true, categories?.isEmpty ?? true, generatorVersion == nil, generatorURL == nil {
+                boxedMore = nil
+            } else {
+                boxedMore = MoreBox(
+                    More(
+                        links: links ?? [],
+                        categories: categories ?? [],
+                        generatorVersion: generatorVersion,
+                        generatorURL: generatorURL
+                    )
+                )
+            }
             self.title = title
             self.url = url
             self.id = id
@@ -380,5 +474,41 @@ public struct TributaryExtension: Hashable, Sendable {
             self.id = id
             self.url = url
         }
+    }
+}
+
+/// An immutable ``TributaryExtension/Details`` behind one reference (see ``TributaryExtension/details``); equal
+/// and hashed by its value. A class of its own rather than a generic box: the items that copy an empty one pay no
+/// generic metadata lookup.
+public final class DetailsBox: Hashable, Sendable {
+    public let value: TributaryExtension.Details
+
+    public init(_ value: TributaryExtension.Details) {
+        self.value = value
+    }
+
+    public static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool {
+        lhs === rhs || lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+    }
+}
+
+/// An origin's rarely present part behind one reference, as ``DetailsBox``.
+final class MoreBox: Hashable, Sendable {
+    let value: TributaryExtension.Origin.More
+
+    init(_ value: TributaryExtension.Origin.More) {
+        self.value = value
+    }
+
+    static func == (lhs: MoreBox, rhs: MoreBox) -> Bool {
+        lhs === rhs || lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
     }
 }

@@ -225,16 +225,18 @@ public struct JSONFeedWriter: Sendable {
                 member("tags", into: &buffer, first: &firstInner)
                 strings(origin.tags, into: &buffer)
             }
-            if !origin.links.isEmpty {
-                member("links", into: &buffer, first: &firstInner)
-                links(origin.links, into: &buffer)
+            if origin.hasMore {
+                if !origin.links.isEmpty {
+                    member("links", into: &buffer, first: &firstInner)
+                    links(origin.links, into: &buffer)
+                }
+                if !origin.categories.isEmpty {
+                    member("categories", into: &buffer, first: &firstInner)
+                    categories(origin.categories, into: &buffer)
+                }
+                optional("generator_version", origin.generatorVersion, into: &buffer, first: &firstInner)
+                optional("generator_url", origin.generatorURL, into: &buffer, first: &firstInner)
             }
-            if !origin.categories.isEmpty {
-                member("categories", into: &buffer, first: &firstInner)
-                categories(origin.categories, into: &buffer)
-            }
-            optional("generator_version", origin.generatorVersion, into: &buffer, first: &firstInner)
-            optional("generator_url", origin.generatorURL, into: &buffer, first: &firstInner)
             buffer.append(0x7D)
         }
         if !value.related.isEmpty {
@@ -264,35 +266,11 @@ public struct JSONFeedWriter: Sendable {
         optional("comments_feed", value.commentsFeed, into: &buffer, first: &first)
         optional("itunes_block", value.itunes.block, into: &buffer, first: &first)
         optional("itunes_explicit", value.itunes.explicit, into: &buffer, first: &first)
-        optional("itunes_duration", value.itunes.duration, into: &buffer, first: &first)
-        optional("itunes_subtitle", value.itunes.subtitle, into: &buffer, first: &first)
         if let location = value.where {
             member("where", into: &buffer, first: &first)
             json(location, into: &buffer)
         }
-        if let created = value.created {
-            member("created", into: &buffer, first: &first)
-            date(created, into: &buffer)
-        }
-        if let expires = value.expires {
-            member("expires", into: &buffer, first: &first)
-            date(expires, into: &buffer)
-        }
-        optional("license", value.license, into: &buffer, first: &first)
-        if let publisher = value.publisher {
-            member("publisher", into: &buffer, first: &first)
-            buffer.append(0x7B)
-            var inner = true
-            optional("name", publisher.name, into: &buffer, first: &inner)
-            optional("url", publisher.url, into: &buffer, first: &inner)
-            optional("avatar", publisher.avatar, into: &buffer, first: &inner)
-            optional("_email", publisher.email, into: &buffer, first: &inner)
-            buffer.append(0x7D)
-        }
-        if let chapters = value.chapters {
-            member("chapters", into: &buffer, first: &first)
-            json(chapters, into: &buffer)
-        }
+        if value.hasDetails { details(value.details, into: &buffer, first: &first) }
         if let firstSeen = value.firstSeen {
             member("first_seen", into: &buffer, first: &first)
             date(firstSeen, into: &buffer)
@@ -318,6 +296,39 @@ public struct JSONFeedWriter: Sendable {
             string(value, into: &buffer)
         }
         buffer.append(0x5D)
+    }
+
+    /// The members of ``TributaryExtension/details`` that are set.
+    private static func details(
+        _ details: TributaryExtension.Details,
+        into buffer: inout ByteWriter,
+        first: inout Bool
+    ) {
+        optional("itunes_duration", details.itunesDuration, into: &buffer, first: &first)
+        optional("itunes_subtitle", details.itunesSubtitle, into: &buffer, first: &first)
+        if let created = details.created {
+            member("created", into: &buffer, first: &first)
+            date(created, into: &buffer)
+        }
+        if let expires = details.expires {
+            member("expires", into: &buffer, first: &first)
+            date(expires, into: &buffer)
+        }
+        optional("license", details.license, into: &buffer, first: &first)
+        if let publisher = details.publisher {
+            member("publisher", into: &buffer, first: &first)
+            buffer.append(0x7B)
+            var inner = true
+            optional("name", publisher.name, into: &buffer, first: &inner)
+            optional("url", publisher.url, into: &buffer, first: &inner)
+            optional("avatar", publisher.avatar, into: &buffer, first: &inner)
+            optional("_email", publisher.email, into: &buffer, first: &inner)
+            buffer.append(0x7D)
+        }
+        if let chapters = details.chapters {
+            member("chapters", into: &buffer, first: &first)
+            json(chapters, into: &buffer)
+        }
     }
 
     private static func links(_ links: [TributaryExtension.Link], into buffer: inout ByteWriter) {

@@ -296,8 +296,8 @@ extension RealWorldQuirkTests {
             tributary.publisher == FeedItem.Author(name: "Metaebene Personal Media", email: "redaktion@cre.example")
         )
         #expect(tributary.contributors == [FeedItem.Author(name: "Björn Voss")])
-        #expect(tributary.itunes.duration == "01:36:29")
-        #expect(tributary.itunes.subtitle == "Digitale Planetarien lassen den Zauber der Wissenschaft neu entstehen")
+        #expect(tributary.itunesDuration == "01:36:29")
+        #expect(tributary.itunesSubtitle == "Digitale Planetarien lassen den Zauber der Wissenschaft neu entstehen")
         #expect(
             tributary.chapters
                 == .object([
