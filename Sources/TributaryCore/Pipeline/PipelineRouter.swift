@@ -385,7 +385,14 @@ struct PipelineRouter {
     mutating func finishSaves(publish: Publish) async throws {
         while writing != nil || !queued.isEmpty {
             try await finishWriting(publish: publish)
-            startWriting()
+            if settings.overlapsSaves {
+                startWriting()
+            } else if let last = queued.last {
+                // Written in this task: cancelling the run cancels the write, as it always did.
+                let jobs = queued
+                queued.removeAll()
+                try await publishWritten(try await SaveJob.write(jobs, in: store), upTo: last.number, publish)
+            }
         }
     }
 
@@ -418,15 +425,30 @@ struct PipelineRouter {
     private mutating func finishWriting(publish: Publish) async throws {
         guard let group = writing else { return }
         writing = nil
+        // Cancelling the run cancels the write it waits for.
+        let written = try await withTaskCancellationHandler {
+            try await group.task.value
+        } onCancel: {
+            group.task.cancel()
+        }
+        try await publishWritten(written, upTo: group.last, publish)
+    }
+
+    /// Takes what the store wrote and publishes the events that waited for it, up to the first batch after `last`.
+    private mutating func publishWritten(
+        _ written: [(Int, [(SourceID, StoreChanges)])],
+        upTo last: Int,
+        _ publish: Publish
+    ) async throws {
         var savedByJob: [Int: [Key: FeedItem]] = [:]
-        for (number, saved) in try await group.task.value { savedByJob[number] = take(saved) }
+        for (number, saved) in written { savedByJob[number] = take(saved) }
         var published = 0
         publishing: for event in waiting {
             switch event {
             case .event(let event):
                 await publish(event)
             case .notice(let notice, let number, let keys):
-                guard number <= group.last else { break publishing }
+                guard number <= last else { break publishing }
                 await announce(notice, saved: savedByJob[number] ?? [:], publish)
                 for key in keys {
                     let count = (keysOnTheirWay[key] ?? 1) - 1
