@@ -77,12 +77,7 @@ enum HTMLTemplateContext {
         let days = digest.days
         let entries = days.reduce(0) { $0 + $1.entries.count }
         guard days.count > 1, entries > 1_000 else { return days.map { day(for: $0, digestLanguage: digest.language) } }
-        var split = 0
-        var sum = 0
-        while split < days.count, sum * 2 < entries {
-            sum += days[split].entries.count
-            split += 1
-        }
+        let split = Digest.halfway(through: days.map(\.entries.count))
         let halves = [0..<split, split..<days.count]
         let made = Mutex<[[TemplateData]]>([[], []])
         DispatchQueue.concurrentPerform(iterations: 2) { half in

@@ -58,6 +58,19 @@ public struct Digest: Sendable, Equatable {
     /// Every entry, in digest order.
     public var entries: [Entry] { days.flatMap(\.entries) }
 
+    /// Where days with these entry counts split in two runs with about as many entries each: the first run is
+    /// `0..<halfway`, the second the rest. What the digest's drawing splits when it works on both cores.
+    public static func halfway(through counts: [Int]) -> Int {
+        let total = counts.reduce(0, +)
+        var split = 0
+        var sum = 0
+        while split < counts.count, sum * 2 < total {
+            sum += counts[split]
+            split += 1
+        }
+        return split
+    }
+
     /// The number of items in the digest.
     public var itemCount: Int { days.reduce(0) { $0 + $1.entries.count } }
 

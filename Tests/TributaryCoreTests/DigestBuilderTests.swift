@@ -291,12 +291,13 @@ import Testing
         }
     }
 
-    /// A whole digest's entries are made in two runs of days with about as many items each.
+    /// A whole digest's entries are made in two runs of days with about as many items each: the first run is
+    /// `0..<halfway`.
     @Test func daysSplitInTwoRunsOfAboutAsManyItems() {
-        #expect(AggregationRun.Outcome.halves(of: [5, 1, 1, 5]) == [[0, 1], [2, 3]])
-        #expect(AggregationRun.Outcome.halves(of: [10, 1, 1]) == [[0], [1, 2]])
-        #expect(AggregationRun.Outcome.halves(of: [1, 1, 10]) == [[0, 1, 2], []])
-        #expect(AggregationRun.Outcome.halves(of: [3]) == [[0], []])
-        #expect(AggregationRun.Outcome.halves(of: []) == [[], []])
+        #expect(Digest.halfway(through: [5, 1, 1, 5]) == 2)
+        #expect(Digest.halfway(through: [10, 1, 1]) == 1)
+        #expect(Digest.halfway(through: [1, 1, 10]) == 3)
+        #expect(Digest.halfway(through: [3]) == 1)
+        #expect(Digest.halfway(through: []) == 0)
     }
 }

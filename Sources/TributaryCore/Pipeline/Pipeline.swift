@@ -1,6 +1,5 @@
 import AsyncAlgorithms
 public import Logging
-import Synchronization
 
 /// Runs sources side by side and turns their events into kept, normalised, deduplicated items: the router of
 /// Tributary's event flow (DESIGN.md section 1).
@@ -158,9 +157,10 @@ public struct Pipeline: Sendable {
         timeout: Duration,
         into channel: AsyncChannel<PipelineRouter.Input>
     ) async -> PipelineRouter.Outcome {
-        let open = Gate()
+        // Whether the source's events are still taken: closed when the source is abandoned.
+        let open = LockedValue(true)
         let sink = EventSink { event in
-            guard open.isOpen else { return }
+            guard open.value else { return }
             if case .items(let items) = event {
                 await channel.send(.items(index, intake.take(items)))
             } else {
@@ -208,7 +208,7 @@ public struct Pipeline: Sendable {
                 if case .graceOver = next { break }
             }
             grace.cancel()
-            open.close()
+            open.withLock { $0 = false }
             return outcome
         } onCancel: {
             signal.yield(.cancelled)
@@ -225,11 +225,4 @@ public struct Pipeline: Sendable {
 
     /// How long a source that ran out of time is given to end after it was cancelled, before it is abandoned.
     static let abandonGrace: Duration = .milliseconds(500)
-}
-
-/// Whether a source's events are still taken: closed when the source is abandoned.
-private final class Gate: Sendable {
-    private let state = Mutex(true)
-    var isOpen: Bool { state.withLock { $0 } }
-    func close() { state.withLock { $0 = false } }
 }

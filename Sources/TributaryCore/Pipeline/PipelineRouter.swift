@@ -2,7 +2,6 @@ import Foundation
 import HeapModule
 import Logging
 import OrderedCollections
-import Synchronization
 
 /// The single consumer of a ``Pipeline`` run's event stream: all state of a run lives here, touched by one task.
 struct PipelineRouter {
@@ -105,8 +104,6 @@ struct PipelineRouter {
     /// Handles one input: updates the run's state, writes to the store, publishes what changed.
     mutating func handle(_ input: Input, publish: Publish) async throws {
         switch input {
-        case .event(let index, .items(let items)):
-            try await handle(.items(items), from: index, taken: intakes[index].take(items), publish: publish)
         case .event(let index, let event):
             try await handle(event, from: index, taken: nil, publish: publish)
         case .items(let index, let batch):
@@ -374,7 +371,7 @@ struct PipelineRouter {
     /// Starts writing the queued batches when the store is free; waits for it only when the queue is long.
     private mutating func advanceSaves(publish: Publish) async throws {
         if let group = writing {
-            guard group.done.isSet || queued.reduce(0, { $0 + $1.keys.count }) > Self.queueLimit else { return }
+            guard group.done.value || queued.reduce(0, { $0 + $1.keys.count }) > Self.queueLimit else { return }
             try await finishWriting(publish: publish)
         }
         startWriting()
@@ -403,10 +400,10 @@ struct PipelineRouter {
         queued.removeAll()
         let store = store
         let interrupt = interrupt
-        let done = Flag()
+        let done = LockedValue(false)
         writing = SaveGroup(
             task: Task {
-                defer { done.set() }
+                defer { done.withLock { $0 = true } }
                 do {
                     return try await SaveJob.write(jobs, in: store)
                 } catch {
@@ -625,19 +622,12 @@ struct PipelineRouter {
 /// Batches the store is writing together.
 private struct SaveGroup {
     let task: Task<[(Int, [(SourceID, StoreChanges)])], any Error>
-    /// Set when the store is done (or failed).
-    let done: Flag
+    /// True once the store is done (or failed).
+    let done: LockedValue<Bool>
     /// The number of the last batch in the group.
     let last: Int
     /// The sources of the group's items.
     let sources: Set<SourceID>
-}
-
-/// A flag one task sets and another reads without waiting.
-private final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// An event that waits for saves on their way.

@@ -19,11 +19,11 @@ public struct PipelineSettings: Sendable {
     /// each item's outline once the store has saved the item (``PipelineResult/outlines``), for runs whose digest
     /// reads the items back from the store: memory then stays flat in the number of items. `true` by default.
     public var holdsItems: Bool = true
-    /// Whether the router goes on with the next batch while the store writes the last one (one write on its way at
-    /// a time, in order), so that deciding and writing run side by side. Events still come in the order they were
-    /// decided, each batch's once the store has it, but a batch is published only when the next batch is saved or
-    /// the run ends: for one-shot runs (``AggregationRun``), not for `watch`, whose events must show as they
-    /// happen. Off by default.
+    /// Whether the router goes on deciding batches while the store writes, so that deciding and writing run side by
+    /// side: one write on its way at a time, the batches that queue up behind it written together next, in order.
+    /// Events still come in the order they were decided, each batch's once the store has it, but that is seen only
+    /// when a later batch comes or the run ends: for one-shot runs (``AggregationRun``), not for `watch`, whose
+    /// events must show as they happen. Off by default.
     public var overlapsSaves: Bool = false
     /// The most sources a one-shot run has going at once; the others wait for a turn, which is not charged to their
     /// timeout. Each running source holds its response, its parser and a batch of items, so this bounds a run's

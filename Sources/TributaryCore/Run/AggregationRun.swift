@@ -88,10 +88,10 @@ public struct AggregationRun: Sendable {
         public func digest() async throws -> Digest {
             var items = outline.days.map { _ in [FeedItem]() }
             try await forEachBatch(of: .max) { dayIndex, batch in items[dayIndex] += batch }
-            let halves = Self.halves(of: items.map(\.count))
+            let split = Digest.halfway(through: items.map(\.count))
             var entries = outline.days.map { _ in [Digest.Entry]() }
             try await withThrowingTaskGroup(of: [(Int, [Digest.Entry])].self) { group in
-                for half in halves where !half.isEmpty {
+                for half in [0..<split, split..<items.count] where !half.isEmpty {
                     let days = half.map { ($0, items[$0]) }
                     let builder = builder
                     let outline = outline
@@ -108,19 +108,6 @@ public struct AggregationRun: Sendable {
                 outline,
                 days: zip(outline.days, entries).map { Digest.Day(id: $0.id, heading: $0.heading, entries: $1) }
             )
-        }
-
-        /// The day indices split in two runs of days with about as many items each (the first half's days come
-        /// first), for ``digest()``.
-        static func halves(of counts: [Int]) -> [[Int]] {
-            let total = counts.reduce(0, +)
-            var first: [Int] = []
-            var sum = 0
-            for (index, count) in counts.enumerated() where sum * 2 < total {
-                first.append(index)
-                sum += count
-            }
-            return [first, Array(first.count..<counts.count)]
         }
 
         /// Draws the digest with `renderer`, reading `batchSize` items at a time and handing each drawn part to
