@@ -87,6 +87,10 @@ public actor PostgresStore: StateStore {
     }
 
     /// Lets go of the run lock and closes every connection. The store must not be used afterwards.
+    ///
+    /// The pool closes once every connection in use is given back; a call that never returned (its connection lost
+    /// mid-query, abandoned by a fleet worker) would keep it open for good, so the wait lasts at most
+    /// ``closeLimit``: the process is ending, and the server drops what it left.
     public func close() async throws {
         if let lockConnection {
             self.lockConnection = nil
@@ -94,9 +98,16 @@ public actor PostgresStore: StateStore {
         }
         if let clientRun {
             clientRun.cancel()
-            await clientRun.value
+            _ = await AbandonableTask.run(
+                grace: .zero,
+                expiry: { try await Task.sleep(for: Self.closeLimit) },
+                { await clientRun.value }
+            )
         }
     }
+
+    /// How long ``close()`` waits for connections in use to be given back.
+    static let closeLimit: Duration = .seconds(5)
 
     /// Another run on the same database and connection pool: what a worker uses for each fetch. Closing it
     /// leaves the pool to this store.
@@ -569,6 +580,8 @@ public actor PostgresStore: StateStore {
                 return message
             }
             if let underlying = error.underlying {
+                // A connection closed by the server carries the server's own error (its reason) underneath.
+                if underlying is PSQLError { return words(for: underlying, location, password: password) }
                 return NetworkFailure.describe(underlying, host: location.host, port: location.port)
                     ?? "\(underlying)"
             }

@@ -269,6 +269,8 @@ struct FleetTests {
                 for worker in workers {
                     let status = try await worker.wait(upTo: .seconds(30))
                     #expect(status == 0, "\(worker.standardError)")
+                    // What the store said during the restart, in words (not the driver's type names).
+                    #expect(!worker.standardError.contains("PSQLError"), "\(worker.standardError)")
                 }
                 #expect(fetched == total)
                 let items = try await StoreUnderTest.administer(

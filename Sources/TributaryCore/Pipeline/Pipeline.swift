@@ -167,60 +167,26 @@ public struct Pipeline: Sendable {
                 await channel.send(.event(index, event))
             }
         }
-        // Everything that can end the wait, in the order it happens: the source's own end, its timeout, the run's
-        // cancellation, the end of the grace period.
-        let (signals, signal) = AsyncStream<Signal>.makeStream()
         // The timeout counts the source's own work, not its waits for a turn at a host (``TimeoutBudget``).
         let budget = TimeoutBudget(timeout)
-        let work = Task {
-            await TimeoutBudget.$current.withValue(budget) {
+        let (ending, _) = await AbandonableTask.run(grace: abandonGrace, expiry: { try await budget.expiry() }) {
+            await TimeoutBudget.$current.withValue(budget) { () -> PipelineRouter.Outcome in
                 do {
                     try await source.run(into: sink)
-                    signal.yield(.ended(.returned))
+                    return .returned
                 } catch {
-                    signal.yield(.ended(.threw(error)))
+                    return .threw(error)
                 }
             }
         }
-        let timer = Task {
-            guard (try? await budget.expiry()) != nil else { return }
-            signal.yield(.timedOut)
+        // A source that ran out of time or was cancelled has had its grace period (its last events counted); the
+        // gate closes behind it, whether it ended or not.
+        open.withLock { $0 = false }
+        switch ending {
+        case .finished(let outcome): return outcome
+        case .expired: return .timedOut(timeout)
+        case .cancelled: return .cancelled
         }
-        defer { timer.cancel() }
-        return await withTaskCancellationHandler {
-            var pending = signals.makeAsyncIterator()
-            let first = await pending.next() ?? .cancelled
-            let outcome: PipelineRouter.Outcome
-            switch first {
-            case .ended(let ended): return ended
-            case .timedOut: outcome = .timedOut(timeout)
-            case .cancelled, .graceOver: outcome = .cancelled
-            }
-            // Ask the source to stop and give it a moment (a source that honours cancellation ends here, with its
-            // last events counted); then close the gate behind it, whether it ended or not.
-            work.cancel()
-            let grace = Task {
-                try? await Task.sleep(for: abandonGrace)
-                signal.yield(.graceOver)
-            }
-            while let next = await pending.next() {
-                if case .ended = next { break }
-                if case .graceOver = next { break }
-            }
-            grace.cancel()
-            open.withLock { $0 = false }
-            return outcome
-        } onCancel: {
-            signal.yield(.cancelled)
-        }
-    }
-
-    /// What ends the wait for a source.
-    private enum Signal: Sendable {
-        case ended(PipelineRouter.Outcome)
-        case timedOut
-        case cancelled
-        case graceOver
     }
 
     /// How long a source that ran out of time is given to end after it was cancelled, before it is abandoned.

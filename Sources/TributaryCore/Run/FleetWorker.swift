@@ -106,7 +106,7 @@ public struct FleetWorker: Sendable {
                     for id in claimed {
                         inFlight.withLock { $0 += 1 }
                         group.addTask {
-                            await fetch(id, entry: list.entries[id], configuration: list.configuration, queue: queue)
+                            await fetchWithinLease(id, list: list, queue: queue)
                             inFlight.withLock { $0 -= 1 }
                         }
                     }
@@ -122,28 +122,51 @@ public struct FleetWorker: Sendable {
         }
     }
 
-    /// Runs a call to the store unless the worker is told to drain first. A store that cannot be reached (its
-    /// server stopped) keeps a call waiting for a connection until it comes back; a draining worker must not
-    /// wait for it. Returns `nil` when the drain came first and the call was cancelled; when the call finished
-    /// anyway (a claim that committed), its result.
+    /// Runs a call to the store unless the worker is told to drain first, for at most ``storeCallLimit``. A store
+    /// that cannot be reached (its server stopped) keeps a call waiting for a connection until it comes back, and a
+    /// connection lost mid-call can leave it waiting for good; a draining worker must not wait for it, and a worker
+    /// must not stop working for it. Returns `nil` when the drain came first; the call's result when it finished
+    /// anyway within ``stopGrace`` of it (a claim that committed).
+    /// - Throws: what the call throws; ``StoreDidNotAnswer`` past ``storeCallLimit``.
     static func unlessDraining<T: Sendable>(
         _ draining: @escaping @Sendable () -> Bool,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                while !draining() { try await Task.sleep(for: .milliseconds(50)) }
-                return nil
+        let clock = ContinuousClock()
+        let limit = clock.now + storeCallLimit
+        let timedOut = LockedValue(false)
+        let (ending, afterGrace) = await AbandonableTask.run(
+            grace: stopGrace,
+            expiry: {
+                while !draining() {
+                    if clock.now >= limit {
+                        timedOut.withLock { $0 = true }
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            },
+            { () -> Result<T, any Error> in
+                do { return .success(try await operation()) } catch { return .failure(error) }
             }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            if let first { return first }
-            do {
-                return try await group.next() ?? nil
-            } catch {
-                return nil
-            }
+        )
+        switch ending {
+        case .finished(let result): return try result.get()
+        case .cancelled: throw CancellationError()
+        case .expired:
+            if timedOut.value { throw StoreDidNotAnswer(after: storeCallLimit) }
+            return try? afterGrace?.get()
+        }
+    }
+
+    /// How long a call of the worker's own to the store (the feed list, a claim) may take.
+    static let storeCallLimit: Duration = .seconds(60)
+
+    /// A call to the shared store that got no answer in time.
+    struct StoreDidNotAnswer: Error, CustomStringConvertible {
+        var after: Duration
+        var description: String {
+            "the shared store did not answer within \(DurationFormat.string(after)); check that its server is up and reachable"
         }
     }
 
@@ -167,6 +190,29 @@ public struct FleetWorker: Sendable {
             )
         }
     }
+
+    /// Fetches one claimed source, for at most its lease: past it another worker may claim the source, and a fetch
+    /// stuck in a call that never returns (a store that lost its server mid-transaction) would otherwise keep one of
+    /// this worker's slots, and its drain, waiting forever. Such a fetch is stopped and left behind; its source is
+    /// fetched again when the lease expires (items are keyed, so nothing is stored twice).
+    func fetchWithinLease(_ id: SourceID, list: LoadedList, queue: any FleetQueue) async {
+        let lease = list.lease
+        let (ending, _) = await AbandonableTask.run(
+            grace: Self.stopGrace,
+            expiry: { try await Task.sleep(for: lease) },
+            { await fetch(id, entry: list.entries[id], configuration: list.configuration, queue: queue) }
+        )
+        if case .expired = ending {
+            var sourceLogger = logger
+            sourceLogger[metadataKey: "source"] = "\(id)"
+            sourceLogger.warning(
+                "the fetch did not finish within its lease of \(DurationFormat.string(lease)) (the source or the store did not answer); it was stopped and the source will be fetched again"
+            )
+        }
+    }
+
+    /// How long a fetch stopped at the end of its lease may take to end before it is left behind.
+    static let stopGrace: Duration = .seconds(1)
 
     /// Fetches one claimed source (`entry`: its enabled entry in the feed list) into the shared store and
     /// releases it.
