@@ -301,6 +301,9 @@ enum FeedDate {
                 }
                 if month == nil, letters >= 3, let found = monthNumber(bytes, wordStart) {
                     month = found
+                } else if sawTime, letters == 2, word == 0x616D || word == 0x706D, (1...12).contains(hour) {
+                    // A 12-hour clock (`8:19 pm CEST`, Yahoo's weather feeds): 12 am is midnight, 12 pm noon.
+                    hour = hour % 12 + (word == 0x706D ? 12 : 0)
                 } else if sawTime, offset == nil, letters <= 4, let zone = namedZoneOffset(word, letters: letters) {
                     offset = zone
                 }

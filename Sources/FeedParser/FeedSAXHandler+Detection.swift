@@ -79,8 +79,9 @@ extension FeedSAXHandler {
                 overflow.removeAll()
                 // The root frame was classified before the flag was set; its entries are matched on it.
                 stack[0].kind = .atomFeed
+                // No warning: nothing is lost, and the reader of a digest can do nothing about it (feedparser
+                // reads these silently too).
                 format = attributes.value("version") == "0.3" ? .atom03 : .atom10
-                warn("the <feed> element has no Atom namespace; read as Atom anyway")
             } else if name.lowercased() == "rdf" {
                 // An RSS 1.0 document whose <rdf:RDF> lost its prefix or namespace: its items are still items.
                 format = .rss10

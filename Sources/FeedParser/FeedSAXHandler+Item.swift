@@ -317,6 +317,9 @@ extension FeedSAXHandler {
         case .xhtmlBody:
             if item.contentEncoded == nil { item.contentEncoded = rawText(.trimmed) }
         case .atomContent:
+            // The first content wins, feedparser's `content[0]`: an entry with two (rome's Atom 0.3 tests) shows its
+            // first.
+            guard item.atomContentText == nil, item.atomContentHTML == nil else { break }
             switch captureType {
             case .text, .base64: item.atomContentText = rawText(.verbatim)
             case .html: item.atomContentHTML = rawText(.html(unescapingTwice: false, links: linkBase()))

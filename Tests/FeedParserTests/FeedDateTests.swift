@@ -185,6 +185,13 @@ import TributaryCore
             ("2003/12/01 00:00:00", "2003-12-01T00:00:00Z"), ("Fri, 2006/09/15 08:19:53 +0200", "2006-09-15T06:19:53Z"),
             ("Fri 2006-09-15T08:19:53Z", "2006-09-15T08:19:53Z"),
             ("Κυρ, 2006/09/15 08:19:53 GMT", "2006-09-15T08:19:53Z"),
+            // A 12-hour clock in an RFC 822 date (Yahoo's weather feed, a city's news feed, in rome's test data):
+            // feedparser drops "pm" and reads 8:19 in the morning.
+            ("Sun, 20 Apr 2014 8:19 pm CEST", "2014-04-20T18:19:00Z"),
+            ("Mon, 21 Jan 2008 8:56 am PST", "2008-01-21T16:56:00Z"),
+            ("Mon, 21 Jan 2008 12:05 am GMT", "2008-01-21T00:05:00Z"),
+            ("Mon, 21 Jan 2008 12:05 PM GMT", "2008-01-21T12:05:00Z"),
+            ("Mon, 21 Jan 2008 13:05 pm GMT", "2008-01-21T13:05:00Z"),
             // Korean: 12 a.m. is midnight and 12 p.m. noon (feedparser makes 12 p.m. hour 24, no date).
             ("2004-05-25 오전 12:23:17", "2004-05-24T15:23:17Z"), ("2004-05-25 오후 12:23:17", "2004-05-25T03:23:17Z"),
             ("2004-05-25 오후 1:02:03", "2004-05-25T04:02:03Z"), ("2004-05-25 오후 11:23", "2004-05-25T14:23:00Z"),

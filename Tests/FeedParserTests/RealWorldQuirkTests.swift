@@ -162,6 +162,31 @@ extension RealWorldQuirkTests {
         #expect(result.items.map(\.title) == ["Crème brûlée"])
     }
 
+    @Test func theFirstOfTwoAtomContentsIsTheContent() throws {
+        let items = try FixtureSupport.parseFixture("atom03-two-contents-first-wins.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].contentHTML == "<p>The first content</p>")
+        #expect(items[0].contentText == nil)
+    }
+
+    @Test func anAtomFeedWithoutItsNamespaceIsReadWithoutAWarning() throws {
+        let result = try FixtureSupport.parseFixture("atom-without-namespace-no-warning.xml")
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        #expect(result.metadata?.title == "No namespace")
+        #expect(result.items.map { $0.tributary?.guid } == ["right"])
+    }
+
+    @Test func datesOnATwelveHourClockKeepTheAfternoon() throws {
+        let items = try FixtureSupport.parseFixture("rss-twelve-hour-clock-dates.xml").items
+        #expect(
+            items.map(\.datePublished)
+                == [
+                    try date("2014-04-20T18:19:00Z"), try date("2008-01-21T16:56:00Z"),
+                    try date("2023-12-16T14:02:33Z"),
+                ]
+        )
+    }
+
     @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {
         let metadata = try #require(try FixtureSupport.parseFixture("rss-feedburner-browser-friendly.xml").metadata)
         #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")
