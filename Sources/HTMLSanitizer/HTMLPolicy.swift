@@ -34,13 +34,6 @@ enum HTMLPolicy {
         "area", "base", "basefont", "bgsound", "embed", "input", "keygen", "link", "meta", "param", "source", "track",
     ]
 
-    /// Block-level elements: plain-text extraction puts a line break around them.
-    static let blockElements: Set<String> = [
-        "address", "article", "aside", "blockquote", "caption", "dd", "details", "div", "dl", "dt", "figcaption",
-        "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section",
-        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-    ]
-
     /// How an attribute's value is checked.
     enum Rule {
         /// A URL: only http, https and mailto, relative ones resolved against the base.

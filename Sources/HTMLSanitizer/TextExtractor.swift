@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// Collects the text of the sanitized tree: runs of white space become one space (except inside `pre`), `br`
 /// starts a new line, and block elements stand on their own lines with one blank line between them.
 struct TextExtractor: TreeEmitter {
@@ -9,7 +11,7 @@ struct TextExtractor: TreeEmitter {
     mutating func start(_ element: String, attributes: [(name: String, value: String)], isVoid: Bool) {
         if element == "br" {
             breakLine(force: true)
-        } else if HTMLPolicy.blockElements.contains(element) {
+        } else if HTMLElements.blocks.contains(element) {
             breakLine(force: false)
         } else if element == "img", let alt = attributes.first(where: { $0.name == "alt" })?.value {
             text(alt)
@@ -19,7 +21,7 @@ struct TextExtractor: TreeEmitter {
 
     mutating func end(_ element: String) {
         if element == "pre" { preDepth -= 1 }
-        if HTMLPolicy.blockElements.contains(element) { breakLine(force: false) }
+        if HTMLElements.blocks.contains(element) { breakLine(force: false) }
     }
 
     mutating func unwrapped(_ element: String, starts: Bool) {}

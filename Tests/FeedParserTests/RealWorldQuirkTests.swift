@@ -187,6 +187,24 @@ extension RealWorldQuirkTests {
         )
     }
 
+    @Test func moduleNamespacesWithoutTheirLastSlashAreRead() throws {
+        let items = try FixtureSupport.parseFixture("rss-module-namespaces-without-trailing-slash.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].authors.map(\.name) == ["Taverncast: www.taverncast.com"])
+        #expect(items[0].contentHTML == "<p>Taverncast tosses around the age old topic: time travel!</p>")
+        #expect(items[0].datePublished == (try date("2015-11-07T17:00:00Z")))
+    }
+
+    @Test func inlineMarkupInATitleSeparatesNoWords() throws {
+        let items = try FixtureSupport.parseFixture("rss-title-superscript-inline.xml").items
+        #expect(
+            items.map(\.title) == [
+                "Bright, Spacious Beautiful Victorian (oakland north / temescal) $4300 3bd 1930ft2",
+                "Two lines and sq ft",
+            ]
+        )
+    }
+
     @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {
         let metadata = try #require(try FixtureSupport.parseFixture("rss-feedburner-browser-friendly.xml").metadata)
         #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")

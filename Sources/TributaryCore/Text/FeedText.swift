@@ -59,7 +59,9 @@ public enum FeedText {
                 } else {
                     index = close + 1
                 }
-                if name != "" && !inlineTags.contains(name) { pendingSpace = true }
+                // A block or a line break separates words, and so does a script or style taken out with its body;
+                // inline markup (`ft<sup>2</sup>`) does not.
+                if name == "script" || name == "style" || HTMLElements.separatesWords(name) { pendingSpace = true }
             } else if decodeEntities, byte == 0x26, let (scalar, next) = entity(bytes, at: index, inText: true) {
                 if scalar == 0x20 {
                     pendingSpace = true
@@ -253,8 +255,6 @@ public enum FeedText {
     }
 
     // MARK: - Private
-
-    private static let inlineTags: Set<String> = ["a", "b", "i", "em", "strong", "span", "font", "u", "small", "code"]
 
     /// Bytes that make text need the slow path: `<`, `&`, tab, newline, return and 0xC2 (U+00A0).
     private static let slowBytes: [Bool] = (0..<256).map { [0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2].contains($0) }

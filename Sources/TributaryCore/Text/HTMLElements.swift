@@ -1,0 +1,17 @@
+/// What HTML's elements are to text: the one list of the elements that stand on their own lines (blocks), which the
+/// sanitizer's text extraction and the plain-text reading of titles (``FeedText``) both follow.
+public enum HTMLElements {
+    /// Elements a browser lays out as blocks: the text before and after one is never run together.
+    public static let blocks: Set<String> = [
+        "address", "article", "aside", "blockquote", "caption", "dd", "details", "div", "dl", "dt", "figcaption",
+        "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    ]
+
+    /// Whether a tag of this (lower-case) name separates the words around it when markup is read as plain text: a
+    /// block or a line break does; an inline element (`b`, `a`, `sup` in `ft<sup>2</sup>`, `abbr`, any other)
+    /// does not, as a browser shows them.
+    public static func separatesWords(_ name: String) -> Bool {
+        name == "br" || blocks.contains(name)
+    }
+}
