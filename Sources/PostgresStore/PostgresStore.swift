@@ -410,13 +410,14 @@ public actor PostgresStore: StateStore {
         }
     }
 
+    /// The items a query selects, decoded once the connection is back in the pool.
     private func storedItems(_ query: PostgresQuery) async throws -> [StoredItem] {
-        try await read { connection, logger in
-            var result: [StoredItem] = []
+        let rows = try await read { connection, logger in
+            var result: [StoredItem.Row] = []
             let rows = try await connection.query(query, logger: logger)
             for try await (source, json, firstSeen, lastSeen) in rows.decode((String, String, Double, Double).self) {
                 result.append(
-                    try StoredItem(
+                    StoredItem.Row(
                         json: json,
                         sourceID: SourceID(source),
                         firstSeen: Date(timeIntervalSince1970: firstSeen),
@@ -426,6 +427,7 @@ public actor PostgresStore: StateStore {
             }
             return result
         }
+        return try await StoredItem.decoded(rows)
     }
 
     /// Runs `body` in one transaction: all of it is committed, or none.

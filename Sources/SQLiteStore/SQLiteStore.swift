@@ -138,25 +138,23 @@ public actor SQLiteStore: StateStore {
     }
 
     public func items() async throws -> [StoredItem] {
-        try await read { db in
-            try Self.storedItems(db, sql: "SELECT * FROM item ORDER BY seq", arguments: [])
-        }
+        try await storedItems(sql: "SELECT * FROM item ORDER BY seq", arguments: [])
     }
 
     /// The items the source's last successful run delivered, in the order first inserted; after a failed run the
     /// set is still that of the last success.
     public func items(_ keys: [ItemKey]) async throws -> [StoredItem] {
-        try await read { db in
+        let rows = try await read { db in
             // One prepared statement for the batch, each key looked up through the (source, id) index.
             let select = try db.cachedStatement(
                 sql: "SELECT json, first_seen, last_seen FROM item WHERE source = ? AND id = ?"
             )
-            var found: [StoredItem] = []
+            var found: [StoredItem.Row] = []
             found.reserveCapacity(keys.count)
             for key in keys {
                 guard let row = try Row.fetchOne(select, arguments: [key.source.rawValue, key.id]) else { continue }
                 found.append(
-                    try StoredItem(
+                    StoredItem.Row(
                         json: row["json"],
                         sourceID: key.source,
                         firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
@@ -166,16 +164,15 @@ public actor SQLiteStore: StateStore {
             }
             return found
         }
+        // Decoded once the database is free again (a digest reads its next batch while it draws this one).
+        return try await StoredItem.decoded(rows)
     }
 
     public func currentItems(from source: SourceID) async throws -> [StoredItem] {
-        try await read { db in
-            try Self.storedItems(
-                db,
-                sql: "SELECT * FROM item WHERE source = ? AND is_current = 1 ORDER BY seq",
-                arguments: [source.rawValue]
-            )
-        }
+        try await storedItems(
+            sql: "SELECT * FROM item WHERE source = ? AND is_current = 1 ORDER BY seq",
+            arguments: [source.rawValue]
+        )
     }
 
     public func checkpoint(for source: SourceID) async throws -> SourceCheckpoint {
@@ -404,19 +401,19 @@ public actor SQLiteStore: StateStore {
         }
     }
 
-    private static func storedItems(
-        _ db: Database,
-        sql: String,
-        arguments: StatementArguments
-    ) throws -> [StoredItem] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            try StoredItem(
-                json: row["json"],
-                sourceID: SourceID(row["source"] as String),
-                firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
-                lastSeen: Date(timeIntervalSince1970: row["last_seen"])
-            )
+    /// The items a query selects, decoded once the database is free again.
+    private func storedItems(sql: String, arguments: StatementArguments) async throws -> [StoredItem] {
+        let rows = try await read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                StoredItem.Row(
+                    json: row["json"],
+                    sourceID: SourceID(row["source"] as String),
+                    firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
+                    lastSeen: Date(timeIntervalSince1970: row["last_seen"])
+                )
+            }
         }
+        return try await StoredItem.decoded(rows)
     }
 
     private static func detail(of error: DatabaseError) -> String {

@@ -48,3 +48,40 @@ extension StoredItem {
         )
     }
 }
+
+extension StoredItem {
+    /// A stored item as a persistent store read it, its JSON not decoded yet: a store hands its rows to
+    /// ``decoded(_:)`` once it has let go of its database, so that decoding (most of the cost of a read) neither
+    /// holds the database nor runs on one core.
+    public struct Row: Sendable {
+        public var json: String
+        public var sourceID: SourceID
+        public var firstSeen: Date
+        public var lastSeen: Date
+
+        public init(json: String, sourceID: SourceID, firstSeen: Date, lastSeen: Date) {
+            self.json = json
+            self.sourceID = sourceID
+            self.firstSeen = firstSeen
+            self.lastSeen = lastSeen
+        }
+    }
+
+    /// Rows decoded in their order; many of them (a digest's batch) in two halves side by side.
+    /// - Throws: the decoder's error for the first row whose JSON is not an item.
+    public static func decoded(_ rows: [Row]) async throws -> [StoredItem] {
+        func decode(_ rows: ArraySlice<Row>) throws -> [StoredItem] {
+            try rows.map {
+                try StoredItem(json: $0.json, sourceID: $0.sourceID, firstSeen: $0.firstSeen, lastSeen: $0.lastSeen)
+            }
+        }
+        guard rows.count >= Self.rowsWorthTwoTasks else { return try decode(rows[...]) }
+        let middle = rows.count / 2
+        async let firstHalf = decode(rows[..<middle])
+        let secondHalf = try decode(rows[middle...])
+        return try await firstHalf + secondHalf
+    }
+
+    /// Below this many rows, a second task costs more than it saves.
+    static let rowsWorthTwoTasks = 128
+}
