@@ -60,45 +60,27 @@ extension FeedSAXHandler {
             }
             beginCapture(kind, scope: .item, depth: depth, type: textType(kind, attributes))
         case .atomLink:
-            guard direct, let href = attributes.value("href") ?? attributes.value("url") else { return }
-            let resolved = resolve(href, baseCount: baseCount)
+            guard direct else { return }
+            guard let href = attributes.value("href") ?? attributes.value("url") else {
+                // `<link rel="alternate">https://...</link>`: the address written as the element's text, an RSS
+                // habit in Atom feeds that feedparser reads too; kept when the element ends.
+                pendingLink = Self.link(rel: Self.linkRel(attributes), url: "", attributes)
+                beginCapture(kind, scope: .item, depth: depth, type: .text)
+                return
+            }
             let rel = Self.linkRel(attributes)
             // The usual link (an HTML alternate and nothing else) is kept without reading its attributes again.
             let plain =
                 rel == "alternate" && !attributes.has("title") && !attributes.has("hreflang")
                 && !attributes.has("length")
                 && (!attributes.has("type") || attributes.has("type", equalTo: "text/html"))
-            item.links.append(
+            let resolved = resolve(href, baseCount: baseCount)
+            addEntryLink(
                 plain
                     ? TributaryExtension.Link(rel: "alternate", url: resolved)
-                    : Self.link(rel: rel, url: resolved, attributes)
+                    : Self.link(rel: rel, url: resolved, attributes),
+                written: href
             )
-            switch rel {
-            case "alternate":
-                // The entry's address is its last alternate link to a web page (no type, or an HTML one), as
-                // feedparser reads it (one with an unsafe scheme, dropped later, does not count); an alternate of
-                // another type (a PDF) is only kept as a last resort.
-                guard FeedItem.isSafeLink(resolved) else { break }
-                if !attributes.has("type") || attributes.has("type", equalTo: "text/html")
-                    || attributes.has("type", equalTo: "application/xhtml+xml")
-                {
-                    item.alternateLink = resolved
-                } else if item.firstAtomLink == nil {
-                    item.firstAtomLink = resolved
-                }
-            case "enclosure":
-                guard !Self.trimmed(href).isEmpty else { break }  // `href=""` names no file
-                item.addAttachment(
-                    FeedItem.Attachment(
-                        url: resolved,
-                        mimeType: attributes.value("type"),
-                        title: attributes.value("title"),
-                        sizeInBytes: attributes.value("length").flatMap { Int($0) }
-                    )
-                )
-            default:
-                if item.firstAtomLink == nil, rel != "self", rel != "replies" { item.firstAtomLink = resolved }
-            }
         case .georssPoint where direct, .georssLine where direct, .georssPolygon where direct,
             .georssBox where direct, .gmlPos, .gmlPosList:
             beginCapture(kind, scope: .item, depth: depth, type: .text)
@@ -284,6 +266,13 @@ extension FeedSAXHandler {
             }
         case .dcTitle:
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
+        case .atomLink:
+            guard var link = pendingLink else { break }
+            pendingLink = nil
+            let written = trimmedText()
+            guard !written.isEmpty else { break }
+            link.url = resolve(written, baseCount: captureBaseCount)
+            addEntryLink(link, written: written)
         case .link:
             // The last non-empty link wins, as in feedparser, an Atom alternate link before it too; `<link href="..."/>`
             // counts as its href.
@@ -510,6 +499,33 @@ extension FeedSAXHandler {
 
     /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its
     /// `type`, `title` (plain text), `hreflang` and `length` (a whole number of bytes) when it has them.
+    /// Keeps an entry's Atom link (its `url` resolved; `written` as the feed wrote it) and, by its relation, the
+    /// entry's address or an attachment.
+    func addEntryLink(_ link: TributaryExtension.Link, written: String) {
+        item.links.append(link)
+        let resolved = link.url
+        switch link.rel {
+        case "alternate":
+            // The entry's address is its last alternate link to a web page (no type, or an HTML one), as
+            // feedparser reads it (one with an unsafe scheme, dropped later, does not count); an alternate of
+            // another type (a PDF) is only kept as a last resort.
+            guard FeedItem.isSafeLink(resolved) else { break }
+            let type = link.type?.lowercased()
+            if type == nil || type == "text/html" || type == "application/xhtml+xml" {
+                item.alternateLink = resolved
+            } else if item.firstAtomLink == nil {
+                item.firstAtomLink = resolved
+            }
+        case "enclosure":
+            guard !Self.trimmed(written).isEmpty else { break }  // `href=""` names no file
+            item.addAttachment(
+                FeedItem.Attachment(url: resolved, mimeType: link.type, title: link.title, sizeInBytes: link.length)
+            )
+        default:
+            if item.firstAtomLink == nil, link.rel != "self", link.rel != "replies" { item.firstAtomLink = resolved }
+        }
+    }
+
     static func link(rel: String, url: String, _ attributes: Attributes) -> TributaryExtension.Link {
         func value(_ name: StaticString) -> String? { nonBlank(attributes.value(name)) }
         return TributaryExtension.Link(

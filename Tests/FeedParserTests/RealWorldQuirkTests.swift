@@ -205,6 +205,16 @@ extension RealWorldQuirkTests {
         )
     }
 
+    @Test func anAtomLinkWhoseAddressIsItsTextIsRead() throws {
+        let items = try FixtureSupport.parseFixture("atom-entry-link-address-as-text.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].url == "http://www.example.com/alternate")
+        #expect(items[0].attachments.map(\.url) == ["http://www.example.com/episode.mp3"])
+        #expect(items[0].attachments.first?.sizeInBytes == 1234)
+        #expect(items[1].url == "https://feeds.example.com/second")
+        #expect(items[1].attachments.map(\.url) == ["http://www.example.com/episode2.mp3"])
+    }
+
     @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {
         let metadata = try #require(try FixtureSupport.parseFixture("rss-feedburner-browser-friendly.xml").metadata)
         #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")
