@@ -80,26 +80,19 @@ extension FeedSAXHandler {
                 addChannelCategory(tag, scheme: Self.iTunesCategoryScheme, label: nil)
             }
         case .atomLink where inChannel:
-            let rel = attributes.value("rel") ?? "alternate"
-            guard let href = attributes.value("href") ?? attributes.value("url") else { return }
-            let resolved = resolve(href, baseCount: stack[depth].baseCount)
-            if format == .atom10 || format == .atom03 {
-                channelLinks.append(Self.link(rel: Self.linkRel(attributes), url: resolved, attributes))
+            guard let href = attributes.value("href") ?? attributes.value("url") else {
+                // The address written as the element's text (an RSS habit in Atom feeds): kept when it ends.
+                pendingLink = Self.link(rel: Self.linkRel(attributes), url: "", attributes)
+                beginCapture(kind, scope: .channel, depth: depth, type: .text)
+                return
             }
-            if rel == "self" {
-                channelFeedURL = channelFeedURL ?? resolved
-            } else if rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {
-                // The feed's home page is its last alternate web page (no type, or an HTML one), as feedparser reads
-                // it; an alternate of another type (the RSS version of the feed) only when there is no other.
-                let isWebPage =
-                    !attributes.has("type") || attributes.has("type", equalTo: "text/html")
-                    || attributes.has("type", equalTo: "application/xhtml+xml")
-                if isWebPage, FeedItem.isSafeLink(resolved) {
-                    channelLink = resolved
-                } else if channelLink == nil {
-                    channelLink = resolved
-                }
-            }
+            addChannelLink(
+                Self.link(
+                    rel: Self.linkRel(attributes),
+                    url: resolve(href, baseCount: stack[depth].baseCount),
+                    attributes
+                )
+            )
         case .atomAuthor where inChannel, .atomContributor where inChannel:
             author = FeedItem.Author()
             authorScope = .channel
@@ -115,8 +108,34 @@ extension FeedSAXHandler {
         }
     }
 
+    /// Keeps a feed's Atom link: the feed's own address (`self`) or its home page (its last alternate web page).
+    func addChannelLink(_ link: TributaryExtension.Link) {
+        let resolved = link.url
+        if format == .atom10 || format == .atom03 { channelLinks.append(link) }
+        if link.rel == "self" {
+            channelFeedURL = channelFeedURL ?? resolved
+        } else if link.rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {
+            // The feed's home page is its last alternate web page (no type, or an HTML one), as feedparser reads it;
+            // an alternate of another type (the RSS version of the feed) only when there is no other.
+            let type = link.type?.lowercased()
+            let isWebPage = type == nil || type == "text/html" || type == "application/xhtml+xml"
+            if isWebPage, FeedItem.isSafeLink(resolved) {
+                channelLink = resolved
+            } else if channelLink == nil {
+                channelLink = resolved
+            }
+        }
+    }
+
     func finishChannelField(_ kind: ElementKind) {
         switch kind {
+        case .atomLink:
+            guard var link = pendingLink else { break }
+            pendingLink = nil
+            let written = trimmedText()
+            guard !written.isEmpty else { break }
+            link.url = resolve(written, baseCount: captureBaseCount)
+            addChannelLink(link)
         case .title, .atomTitle:
             // The first title with text wins, as in feedparser.
             if channelTitle?.isEmpty ?? true { channelTitle = plainTitle() }

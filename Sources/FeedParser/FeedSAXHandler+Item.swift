@@ -497,8 +497,6 @@ extension FeedSAXHandler {
         nonBlank(attributes.value("rel")) ?? "alternate"
     }
 
-    /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its
-    /// `type`, `title` (plain text), `hreflang` and `length` (a whole number of bytes) when it has them.
     /// Keeps an entry's Atom link (its `url` resolved; `written` as the feed wrote it) and, by its relation, the
     /// entry's address or an attachment.
     func addEntryLink(_ link: TributaryExtension.Link, written: String) {
@@ -526,6 +524,8 @@ extension FeedSAXHandler {
         }
     }
 
+    /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its
+    /// `type`, `title` (plain text), `hreflang` and `length` (a whole number of bytes) when it has them.
     static func link(rel: String, url: String, _ attributes: Attributes) -> TributaryExtension.Link {
         func value(_ name: StaticString) -> String? { nonBlank(attributes.value(name)) }
         return TributaryExtension.Link(

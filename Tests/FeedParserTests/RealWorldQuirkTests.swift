@@ -206,7 +206,10 @@ extension RealWorldQuirkTests {
     }
 
     @Test func anAtomLinkWhoseAddressIsItsTextIsRead() throws {
-        let items = try FixtureSupport.parseFixture("atom-entry-link-address-as-text.xml").items
+        let result = try FixtureSupport.parseFixture("atom-entry-link-address-as-text.xml")
+        #expect(result.metadata?.link == "http://www.example.com/")
+        #expect(result.metadata?.feedURL == "http://www.example.com/feed.atom")
+        let items = result.items
         try #require(items.count == 2)
         #expect(items[0].url == "http://www.example.com/alternate")
         #expect(items[0].attachments.map(\.url) == ["http://www.example.com/episode.mp3"])
