@@ -218,6 +218,13 @@ extension RealWorldQuirkTests {
         #expect(items[1].attachments.map(\.url) == ["http://www.example.com/episode2.mp3"])
     }
 
+    @Test func anEscapedNameThatIsNoHTMLElementIsText() throws {
+        let items = try FixtureSupport.parseFixture("rss-cdata-escaped-chat-nick-is-text.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].contentHTML == "&lt;dsmirnov&gt; на супермикро и в отвратительных шкафах")
+        #expect(items[1].contentHTML == "<p>Escaped <b>twice</b></p>")
+    }
+
     @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {
         let metadata = try #require(try FixtureSupport.parseFixture("rss-feedburner-browser-friendly.xml").metadata)
         #expect(metadata.extras.info == "This is an XML content feed. It is intended to be viewed in a newsreader.")

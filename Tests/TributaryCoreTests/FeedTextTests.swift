@@ -65,6 +65,15 @@ import TributaryCore
     }
 
     @Test(arguments: [
+        ("&lt;/a&gt; closes", true), ("line&lt;br/&gt;break", true), ("&lt;IMG src=x&gt;", true),
+        ("&lt;dsmirnov&gt; на супермикро", false), ("I &lt;3 feeds", false), ("a &lt;b&gt; c", true),
+        ("&lt;madeupelement&gt;", false),
+    ])
+    func onlyAnEscapedTagOfAnHTMLElementIsDoubleEscaping(text: String, twice: Bool) {
+        Array(text.utf8).withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0) == twice) }
+    }
+
+    @Test(arguments: [
         ("BrÃ¸ndby", "Brøndby"),  // UTF-8 read as Latin-1 on its way into the feed
         ("\u{E2}\u{80}\u{A6}", "…"),  // &#226;&#128;&#166;
         ("don\u{92}t", "don’t"),  // a C1 control for windows-1252's quote

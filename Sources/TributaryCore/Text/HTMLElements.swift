@@ -8,6 +8,23 @@ public enum HTMLElements {
         "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
     ]
 
+    /// Whether this (lower-case) name is an element of HTML as feeds write it: a block, an inline element, a
+    /// void one, or one of the old presentational ones.
+    public static func isElement(_ name: String) -> Bool {
+        blocks.contains(name) || others.contains(name)
+    }
+
+    /// The elements that are not blocks.
+    static let others: Set<String> = [
+        "a", "abbr", "acronym", "area", "audio", "b", "base", "bdi", "bdo", "big", "blink", "body", "br", "button",
+        "canvas", "center", "cite", "code", "col", "colgroup", "data", "del", "dfn", "dialog", "em", "embed",
+        "fieldset", "font", "form", "frame", "head", "html", "i", "iframe", "img", "input", "ins", "kbd", "label",
+        "legend", "link", "main", "map", "mark", "marquee", "math", "menu", "meta", "meter", "nav", "nobr",
+        "noscript", "object", "optgroup", "option", "output", "param", "picture", "progress", "q", "rp", "rt",
+        "ruby", "s", "samp", "script", "select", "small", "source", "span", "strike", "strong", "style", "sub",
+        "sup", "svg", "template", "textarea", "time", "title", "track", "tt", "u", "var", "video", "wbr",
+    ]
+
     /// Whether a tag of this (lower-case) name separates the words around it when markup is read as plain text: a
     /// block or a line break does; an inline element (`b`, `a`, `sup` in `ft<sup>2</sup>`, `abbr`, any other)
     /// does not, as a browser shows them.
