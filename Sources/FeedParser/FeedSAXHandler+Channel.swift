@@ -81,9 +81,7 @@ extension FeedSAXHandler {
             }
         case .atomLink where inChannel:
             guard let href = attributes.value("href") ?? attributes.value("url") else {
-                // The address written as the element's text (an RSS habit in Atom feeds): kept when it ends.
-                pendingLink = Self.link(rel: Self.linkRel(attributes), url: "", attributes)
-                beginCapture(kind, scope: .channel, depth: depth, type: .text)
+                beginTextLink(attributes, scope: .channel, depth: depth)
                 return
             }
             addChannelLink(
@@ -117,9 +115,7 @@ extension FeedSAXHandler {
         } else if link.rel == "alternate", channelLink == nil || format == .atom10 || format == .atom03 {
             // The feed's home page is its last alternate web page (no type, or an HTML one), as feedparser reads it;
             // an alternate of another type (the RSS version of the feed) only when there is no other.
-            let type = link.type?.lowercased()
-            let isWebPage = type == nil || type == "text/html" || type == "application/xhtml+xml"
-            if isWebPage, FeedItem.isSafeLink(resolved) {
+            if Self.isWebPage(link), FeedItem.isSafeLink(resolved) {
                 channelLink = resolved
             } else if channelLink == nil {
                 channelLink = resolved
@@ -130,12 +126,7 @@ extension FeedSAXHandler {
     func finishChannelField(_ kind: ElementKind) {
         switch kind {
         case .atomLink:
-            guard var link = pendingLink else { break }
-            pendingLink = nil
-            let written = trimmedText()
-            guard !written.isEmpty else { break }
-            link.url = resolve(written, baseCount: captureBaseCount)
-            addChannelLink(link)
+            if let taken = takeTextLink() { addChannelLink(taken.link) }
         case .title, .atomTitle:
             // The first title with text wins, as in feedparser.
             if channelTitle?.isEmpty ?? true { channelTitle = plainTitle() }

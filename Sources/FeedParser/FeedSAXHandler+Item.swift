@@ -62,10 +62,7 @@ extension FeedSAXHandler {
         case .atomLink:
             guard direct else { return }
             guard let href = attributes.value("href") ?? attributes.value("url") else {
-                // `<link rel="alternate">https://...</link>`: the address written as the element's text, an RSS
-                // habit in Atom feeds that feedparser reads too; kept when the element ends.
-                pendingLink = Self.link(rel: Self.linkRel(attributes), url: "", attributes)
-                beginCapture(kind, scope: .item, depth: depth, type: .text)
+                beginTextLink(attributes, scope: .item, depth: depth)
                 return
             }
             let rel = Self.linkRel(attributes)
@@ -267,12 +264,7 @@ extension FeedSAXHandler {
         case .dcTitle:
             if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
         case .atomLink:
-            guard var link = pendingLink else { break }
-            pendingLink = nil
-            let written = trimmedText()
-            guard !written.isEmpty else { break }
-            link.url = resolve(written, baseCount: captureBaseCount)
-            addEntryLink(link, written: written)
+            if let taken = takeTextLink() { addEntryLink(taken.link, written: taken.written) }
         case .link:
             // The last non-empty link wins, as in feedparser, an Atom alternate link before it too; `<link href="..."/>`
             // counts as its href.
@@ -508,8 +500,7 @@ extension FeedSAXHandler {
             // feedparser reads it (one with an unsafe scheme, dropped later, does not count); an alternate of
             // another type (a PDF) is only kept as a last resort.
             guard FeedItem.isSafeLink(resolved) else { break }
-            let type = link.type?.lowercased()
-            if type == nil || type == "text/html" || type == "application/xhtml+xml" {
+            if Self.isWebPage(link) {
                 item.alternateLink = resolved
             } else if item.firstAtomLink == nil {
                 item.firstAtomLink = resolved
@@ -522,6 +513,31 @@ extension FeedSAXHandler {
         default:
             if item.firstAtomLink == nil, link.rel != "self", link.rel != "replies" { item.firstAtomLink = resolved }
         }
+    }
+
+    /// Whether an Atom link leads to a web page: no type, or an HTML one.
+    static func isWebPage(_ link: TributaryExtension.Link) -> Bool {
+        guard let type = link.type?.lowercased() else { return true }
+        return type == "text/html" || type == "application/xhtml+xml"
+    }
+
+    /// Starts reading an Atom link whose address is its text (`<link rel="alternate">https://...</link>`, an RSS
+    /// habit in Atom feeds that feedparser reads too): its attributes now, its address when the element ends
+    /// (``takeTextLink()``).
+    func beginTextLink(_ attributes: Attributes, scope: Scope, depth: Int) {
+        pendingLink = Self.link(rel: Self.linkRel(attributes), url: "", attributes)
+        beginCapture(.atomLink, scope: scope, depth: depth, type: .text)
+    }
+
+    /// The Atom link begun by ``beginTextLink(_:scope:depth:)``, its address resolved, and the address as written;
+    /// `nil` when the element held no text.
+    func takeTextLink() -> (link: TributaryExtension.Link, written: String)? {
+        guard var link = pendingLink else { return nil }
+        pendingLink = nil
+        let written = trimmedText()
+        guard !written.isEmpty else { return nil }
+        link.url = resolve(written, baseCount: captureBaseCount)
+        return (link, written)
     }
 
     /// An Atom `link` element as ``TributaryExtension/Link``: its `rel` (already read), its resolved `url`, and its

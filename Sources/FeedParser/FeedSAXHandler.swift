@@ -165,7 +165,8 @@ final class FeedSAXHandler {
     var captureAttribute: String?
     /// A Media RSS category's `label`, beside its `scheme` in ``captureAttribute``.
     var captureLabel: String?
-    /// An entry's Atom link whose address is its text, until the element ends (``addEntryLink(_:written:)``).
+    /// An Atom link (an entry's or the feed's) whose address is its text, until the element ends
+    /// (``beginTextLink(_:scope:depth:)``).
     var pendingLink: TributaryExtension.Link?
     @exclusivity(unchecked) var xhtmlWrapperDepth = -1
     /// The depth of the `<name>` inside an RSS `<author>` being captured, -1 when there is none.

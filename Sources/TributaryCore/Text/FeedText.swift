@@ -151,23 +151,14 @@ public enum FeedText {
         guard !bytes.contains(0x3C) else { return false }
         var index = 0
         while index + 4 < bytes.count {
-            if bytes[index] == 0x26, bytes[index + 1] == 0x6C, bytes[index + 2] == 0x74, bytes[index + 3] == 0x3B {
-                var start = index + 4
-                if bytes[start] == 0x2F { start += 1 }
-                var end = start
-                while end < bytes.count, end - start <= 10, isASCIIAlphanumeric(bytes[end]) { end += 1 }
-                if end > start, end - start <= 10 {
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                    if HTMLElements.isElement(name.lowercased()) { return true }
-                }
+            if bytes[index] == 0x26, bytes[index + 1] == 0x6C, bytes[index + 2] == 0x74, bytes[index + 3] == 0x3B,
+                HTMLElements.isElement(tagName(bytes, from: index + 4))
+            {
+                return true
             }
             index += 1
         }
         return false
-    }
-
-    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte >= 0x30 && byte <= 0x39
     }
 
     /// Rewrites relative `href="..."` and `src="..."` values in escaped HTML through `resolve`, so that content
