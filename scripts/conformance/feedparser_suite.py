@@ -245,13 +245,23 @@ def _authors(people: list[dict[str, Any]] | None, target: FeedParserDict) -> Non
     if not details:
         return
     target["authors"] = details
-    first = details[0]
-    target["author_detail"] = first
-    name, email = first.get("name"), first.get("email")
-    if name and email:
-        target["author"] = f"{name} ({email})"
-    elif name or email:
-        target["author"] = name or email
+    target["author_detail"] = details[0]
+    if _person_string(details[0]):
+        target["author"] = _person_string(details[0])
+
+
+def _person_string(detail: FeedParserDict) -> str | None:
+    """A person as feedparser writes one in a string: "name (email)", or whichever of the two there is."""
+    name, email = detail.get("name"), detail.get("email")
+    return f"{name} ({email})" if name and email else name or email
+
+
+def _publisher(extension: dict[str, Any], target: FeedParserDict) -> None:
+    """`publisher_detail` and `publisher` from `_tributary.publisher`, for a feed or an entry."""
+    detail = _people([extension["publisher"]]) if extension.get("publisher") else []
+    if detail:
+        target["publisher_detail"] = detail[0]
+        target["publisher"] = _person_string(detail[0])
 
 
 def _dates(item: dict[str, Any], target: FeedParserDict) -> None:
@@ -333,12 +343,7 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
     # iTunes flags as written, read with feedparser's rules: block is 1 only for "yes"; explicit is True for
     # "yes", False for "clean" and None for anything else.
     _itunes_flags(extension, feed)
-    if extension.get("publisher"):
-        detail = _people([extension["publisher"]])
-        if detail:
-            feed["publisher_detail"] = detail[0]
-            name, email = detail[0].get("name"), detail[0].get("email")
-            feed["publisher"] = f"{name} ({email})" if name and email else name or email
+    _publisher(extension, feed)
     if extension.get("rights_html"):
         feed["rights"] = extension["rights_html"]
         feed["rights_detail"] = _detail(extension["rights_html"], "text/html", language)
@@ -493,12 +498,7 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
             entry[f"{name}_parsed"] = _parsed_date(extension[key])
     if extension.get("license"):  # feedparser keeps a licence as a link with rel="license"
         entry.setdefault("links", []).append(FeedParserDict(rel="license", href=extension["license"]))
-    if extension.get("publisher"):
-        detail = _people([extension["publisher"]])
-        if detail:
-            entry["publisher_detail"] = detail[0]
-            name, email = detail[0].get("name"), detail[0].get("email")
-            entry["publisher"] = f"{name} ({email})" if name and email else name or email
+    _publisher(extension, entry)
     # An episode's itunes:duration as written and its itunes:subtitle (feedparser's `subtitle`).
     if extension.get("itunes_duration"):
         entry["itunes_duration"] = extension["itunes_duration"]
