@@ -114,6 +114,7 @@ extension TributaryExtension: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        self.init()
         let container = try decoder.container(keyedBy: CodingKeys.self)
         source = try container.decodeIfPresent(SourceID.self, forKey: .source)
         origin = try container.decodeIfPresent(Origin.self, forKey: .origin)

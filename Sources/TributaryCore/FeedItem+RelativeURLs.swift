@@ -122,40 +122,45 @@ extension FeedItem {
     }
 
     /// Keeps the item's URLs for which `keeps` holds and leaves out the others; one line per URL left out.
+    ///
+    /// Nearly every item keeps all of them, so each field is looked at before anything is changed: changing the
+    /// item's ``TributaryExtension`` while a copy of the item shares it would copy its fields.
     private mutating func retainURLs(where keeps: (String) -> Bool) -> [String] {
         var removed: [String] = []
-        func keep(_ string: String?, _ field: String) -> String? {
-            guard let string, !string.isEmpty, !keeps(string) else { return string }
+        /// Whether `string` is left out; notes it as `field` if so.
+        func drops(_ string: String?, _ field: String) -> Bool {
+            guard let string, !string.isEmpty, !keeps(string) else { return false }
             removed.append("\(field) \"\(string.prefix(120))\"")
-            return nil
+            return true
         }
-        url = keep(url, "url")
-        externalURL = keep(externalURL, "external_url")
-        image = keep(image, "image")
-        bannerImage = keep(bannerImage, "banner_image")
-        attachments = attachments.filter { keep($0.url, "attachment url") != nil }
+        if drops(url, "url") { url = nil }
+        if drops(externalURL, "external_url") { externalURL = nil }
+        if drops(image, "image") { image = nil }
+        if drops(bannerImage, "banner_image") { bannerImage = nil }
+        if attachments.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+            attachments = attachments.filter { !drops($0.url, "attachment url") }
+        }
         for index in authors.indices {
-            authors[index].url = keep(authors[index].url, "author url")
-            authors[index].avatar = keep(authors[index].avatar, "author avatar")
+            if drops(authors[index].url, "author url") { authors[index].url = nil }
+            if drops(authors[index].avatar, "author avatar") { authors[index].avatar = nil }
         }
-        if var tributary {
-            if var origin = tributary.origin {
-                origin.url = keep(origin.url, "origin url")
-                origin.icon = keep(origin.icon, "origin icon")
-                origin.logo = keep(origin.logo, "origin logo")
-                if origin.hasMore, !origin.links.isEmpty {
-                    origin.links = origin.links.filter { keep($0.url, "origin link url") != nil }
-                }
-                tributary.origin = origin
+        guard let tributary else { return removed }
+        if let origin = tributary.origin {
+            if drops(origin.url, "origin url") { self.tributary?.origin?.url = nil }
+            if drops(origin.icon, "origin icon") { self.tributary?.origin?.icon = nil }
+            if drops(origin.logo, "origin logo") { self.tributary?.origin?.logo = nil }
+            if origin.hasMore, origin.links.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+                self.tributary?.origin?.links = origin.links.filter { !drops($0.url, "origin link url") }
             }
-            for index in tributary.related.indices {
-                tributary.related[index].url = keep(tributary.related[index].url, "related url")
-            }
-            tributary.links = tributary.links.filter { keep($0.url, "link url") != nil }
-            tributary.comments = keep(tributary.comments, "comments")
-            tributary.commentsFeed = keep(tributary.commentsFeed, "comments_feed")
-            self.tributary = tributary
         }
+        for (index, related) in tributary.related.enumerated() where drops(related.url, "related url") {
+            self.tributary?.related[index].url = nil
+        }
+        if tributary.links.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+            self.tributary?.links = tributary.links.filter { !drops($0.url, "link url") }
+        }
+        if drops(tributary.comments, "comments") { self.tributary?.comments = nil }
+        if drops(tributary.commentsFeed, "comments_feed") { self.tributary?.commentsFeed = nil }
         return removed
     }
 }

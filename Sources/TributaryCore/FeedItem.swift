@@ -135,42 +135,180 @@ extension FeedItem {
 
 /// The `_tributary` extension object of an item: facts the aggregator adds.
 public struct TributaryExtension: Hashable, Sendable {
+    /// The fields, behind one reference shared by the copies of an extension until one of them changes (copy on
+    /// write, as `Array` does): an item is copied several times between the parser and the writer or the store, and
+    /// copying some twenty references (and releasing them again) each time was a tenth of `tributary parse`'s work
+    /// on a Google News feed, whose every item has an extension. Read and changed through the properties below.
+    private var storage: Storage
+
+    /// The stored fields of an extension.
+    private struct Fields: Hashable, Sendable {
+        var source: SourceID? = nil
+        var origin: Origin? = nil
+        var related: [RelatedLink] = []
+        var guid: String? = nil
+        var firstSeen: Date? = nil
+        var alsoIn: [ItemReference] = []
+        var rights: String? = nil
+        var contributors: [FeedItem.Author] = []
+        var links: [Link] = []
+        var categories: [Category] = []
+        var comments: String? = nil
+        var commentsFeed: String? = nil
+        var itunes: ITunes = ITunes()
+        var `where`: JSONValue? = nil
+        var boxedDetails: DetailsBox? = nil
+    }
+
+    /// ``Fields`` behind a reference. Only ever changed through `makeUnique()`, that is when no other extension
+    /// holds it, so sharing it between threads is safe although it has a `var`.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    /// Gives this extension a storage of its own before it changes, when another copy shares it.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    }
+
+    public static func == (lhs: TributaryExtension, rhs: TributaryExtension) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
+    }
+
     /// The id of the source that emitted the item.
-    public var source: SourceID?
+    public var source: SourceID? {
+        get { storage.fields.source }
+        _modify {
+            makeUnique()
+            yield &storage.fields.source
+        }
+    }
     /// The publisher as the feed names it: RSS `<source>`, which Google News uses for the outlet.
-    public var origin: Origin?
+    public var origin: Origin? {
+        get { storage.fields.origin }
+        _modify {
+            makeUnique()
+            yield &storage.fields.origin
+        }
+    }
     /// Other coverage of the same story (Google News' related articles).
-    public var related: [RelatedLink]
+    public var related: [RelatedLink] {
+        get { storage.fields.related }
+        _modify {
+            makeUnique()
+            yield &storage.fields.related
+        }
+    }
     /// The original guid or Atom id, as written in the feed.
-    public var guid: String?
+    public var guid: String? {
+        get { storage.fields.guid }
+        _modify {
+            makeUnique()
+            yield &storage.fields.guid
+        }
+    }
     /// When Tributary first saw the item.
-    public var firstSeen: Date?
+    public var firstSeen: Date? {
+        get { storage.fields.firstSeen }
+        _modify {
+            makeUnique()
+            yield &storage.fields.firstSeen
+        }
+    }
     /// Other sources that delivered the same item (same canonical URL); the first one seen keeps it.
-    public var alsoIn: [ItemReference]
+    public var alsoIn: [ItemReference] {
+        get { storage.fields.alsoIn }
+        _modify {
+            makeUnique()
+            yield &storage.fields.alsoIn
+        }
+    }
     /// The item's copyright or licence statement as the feed gives it (Atom `rights`, `dc:rights`), plain text.
-    public var rights: String?
+    public var rights: String? {
+        get { storage.fields.rights }
+        _modify {
+            makeUnique()
+            yield &storage.fields.rights
+        }
+    }
     /// The entry's Atom `contributor`s (its `author`s are the item's `authors`).
-    public var contributors: [FeedItem.Author]
+    public var contributors: [FeedItem.Author] {
+        get { storage.fields.contributors }
+        _modify {
+            makeUnique()
+            yield &storage.fields.contributors
+        }
+    }
     /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
     /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
-    public var links: [Link]
+    public var links: [Link] {
+        get { storage.fields.links }
+        _modify {
+            makeUnique()
+            yield &storage.fields.links
+        }
+    }
     /// Every category of the item as written, with its scheme (RSS `domain`, Atom and Media RSS `scheme`) and label,
     /// when one of them has either (``FeedItem/tags`` are the terms); empty otherwise.
-    public var categories: [Category]
+    public var categories: [Category] {
+        get { storage.fields.categories }
+        _modify {
+            makeUnique()
+            yield &storage.fields.categories
+        }
+    }
     /// The page of the item's comments (RSS `comments`) and their feed (`wfw:commentRss`), resolved.
-    public var comments: String?
-    public var commentsFeed: String?
+    public var comments: String? {
+        get { storage.fields.comments }
+        _modify {
+            makeUnique()
+            yield &storage.fields.comments
+        }
+    }
+    public var commentsFeed: String? {
+        get { storage.fields.commentsFeed }
+        _modify {
+            makeUnique()
+            yield &storage.fields.commentsFeed
+        }
+    }
     /// A podcast episode's iTunes `block` and `explicit`, as written (`_tributary.itunes_block`,
     /// `_tributary.itunes_explicit`, the names the feed header uses).
-    public var itunes: ITunes
+    public var itunes: ITunes {
+        get { storage.fields.itunes }
+        _modify {
+            makeUnique()
+            yield &storage.fields.itunes
+        }
+    }
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
-    public var `where`: JSONValue?
+    public var `where`: JSONValue? {
+        get { storage.fields.`where` }
+        _modify {
+            makeUnique()
+            yield &storage.fields.`where`
+        }
+    }
     /// What few items carry: Dublin Core's and Creative Commons' facts, Podlove chapters, an episode's duration and
     /// subtitle as written. Boxed behind one reference, so that the many items without any of it copy one empty
     /// reference on their way from the parser to the writer rather than a hundred bytes of empty fields; read and
     /// set through ``details`` or the properties below.
-    private var boxedDetails: DetailsBox?
+    private var boxedDetails: DetailsBox? {
+        get { storage.fields.boxedDetails }
+        _modify {
+            makeUnique()
+            yield &storage.fields.boxedDetails
+        }
+    }
 
     /// The fields of ``details``.
     public struct Details: Hashable, Sendable {
@@ -292,21 +430,25 @@ public struct TributaryExtension: Hashable, Sendable {
         where: JSONValue? = nil,
         details: Details? = nil
     ) {
-        self.where = `where`
-        self.boxedDetails = details.flatMap { $0 == Details() ? nil : DetailsBox($0) }
-        self.links = links
-        self.comments = comments
-        self.categories = categories
-        self.commentsFeed = commentsFeed
-        self.itunes = itunes
-        self.rights = rights
-        self.contributors = contributors
-        self.source = source
-        self.origin = origin
-        self.related = related
-        self.guid = guid
-        self.firstSeen = firstSeen
-        self.alsoIn = alsoIn
+        storage = Storage(
+            Fields(
+                source: source,
+                origin: origin,
+                related: related,
+                guid: guid,
+                firstSeen: firstSeen,
+                alsoIn: alsoIn,
+                rights: rights,
+                contributors: contributors,
+                links: links,
+                categories: categories,
+                comments: comments,
+                commentsFeed: commentsFeed,
+                itunes: itunes,
+                where: `where`,
+                boxedDetails: details.flatMap { $0 == Details() ? nil : DetailsBox($0) }
+            )
+        )
     }
 
     /// The publisher of an item (`_tributary.origin`): RSS `<source>`, or the Atom `<source>` feed an entry was

@@ -97,4 +97,89 @@ import TributaryCore
         #expect(StableHash.hex(of: "") == "cbf29ce484222325")
         #expect(StableHash.hex(of: "a") == "af63dc4c8601ec8c")
     }
+
+    /// `TributaryExtension` keeps its fields behind one shared reference until a copy changes: each copy must still
+    /// behave as a value of its own.
+    @Test func anExtensionsCopiesChangeIndependently() {
+        let original = TributaryExtension(
+            source: "wire",
+            origin: .init(title: "Example News", url: "https://news.example"),
+            links: [.init(rel: "alternate", url: "https://example.org/a")],
+            details: .init(license: "CC-BY")
+        )
+        var copy = original
+        #expect(copy == original)
+        copy.links.append(.init(rel: "related", url: "https://example.org/b"))
+        copy.origin?.title = "Changed"
+        copy.license = "CC0"
+        copy.alsoIn.append(.init(source: "other", id: "1"))
+        #expect(original.links.map(\.url) == ["https://example.org/a"])
+        #expect(original.origin?.title == "Example News")
+        #expect(original.license == "CC-BY")
+        #expect(original.alsoIn.isEmpty)
+        #expect(copy.links.map(\.url) == ["https://example.org/a", "https://example.org/b"])
+        #expect(copy.origin?.title == "Changed")
+        #expect(copy.license == "CC0")
+        #expect(copy != original)
+
+        // Equal and equally hashed when built apart with the same fields.
+        let twin = TributaryExtension(
+            source: "wire",
+            origin: .init(title: "Example News", url: "https://news.example"),
+            links: [.init(rel: "alternate", url: "https://example.org/a")],
+            details: .init(license: "CC-BY")
+        )
+        #expect(twin == original)
+        #expect(twin.hashValue == original.hashValue)
+        #expect(Set([twin, original, copy]).count == 2)
+    }
+
+    @Test func removeUnsafeURLsLeavesOutEachUnsafeURLNamesItAndLeavesCopiesAlone() {
+        let bad = "javascript:alert(1)"
+        let good = "https://example.org/ok"
+        var item = FeedItem(
+            id: "1",
+            url: bad,
+            externalURL: good,
+            image: bad,
+            bannerImage: "data:text/html,x",
+            authors: [.init(name: "Ann", url: bad, avatar: good)],
+            attachments: [.init(url: bad), .init(url: good)],
+            tributary: TributaryExtension(
+                origin: .init(url: bad, icon: good, logo: bad, links: [.init(rel: "self", url: bad)]),
+                related: [.init(title: "Other", url: bad), .init(title: "Fine", url: good)],
+                links: [.init(rel: "alternate", url: good), .init(rel: "related", url: bad)],
+                comments: bad,
+                commentsFeed: good
+            )
+        )
+        let before = item
+        let removed = item.removeUnsafeURLs()
+        #expect(
+            removed == [
+                "url \"\(bad)\"", "image \"\(bad)\"", "banner_image \"data:text/html,x\"",
+                "attachment url \"\(bad)\"", "author url \"\(bad)\"", "origin url \"\(bad)\"",
+                "origin logo \"\(bad)\"", "origin link url \"\(bad)\"", "related url \"\(bad)\"",
+                "link url \"\(bad)\"", "comments \"\(bad)\"",
+            ]
+        )
+        #expect(item.url == nil && item.image == nil && item.bannerImage == nil)
+        #expect(item.externalURL == good)
+        #expect(item.attachments.map(\.url) == [good])
+        #expect(item.authors.first?.url == nil && item.authors.first?.avatar == good)
+        #expect(item.tributary?.origin?.url == nil && item.tributary?.origin?.logo == nil)
+        #expect(item.tributary?.origin?.icon == good && item.tributary?.origin?.links == [])
+        #expect(item.tributary?.related.map(\.url) == [nil, good])
+        #expect(item.tributary?.links.map(\.url) == [good])
+        #expect(item.tributary?.comments == nil && item.tributary?.commentsFeed == good)
+        // The copy taken before shares the extension's fields: it must keep every URL.
+        #expect(before.url == bad && before.tributary?.comments == bad)
+        #expect(before.tributary?.origin?.url == bad && before.tributary?.links.count == 2)
+
+        // An item with nothing to leave out is left as it was.
+        var clean = FeedItem(id: "2", url: good, tributary: TributaryExtension(comments: good))
+        let cleanBefore = clean
+        #expect(clean.removeUnsafeURLs().isEmpty)
+        #expect(clean == cleanBefore)
+    }
 }
