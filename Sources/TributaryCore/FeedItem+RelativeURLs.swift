@@ -145,12 +145,13 @@ extension FeedItem {
             if drops(authors[index].avatar, "author avatar") { authors[index].avatar = nil }
         }
         guard let tributary else { return removed }
-        if let origin = tributary.origin {
-            if drops(origin.url, "origin url") { self.tributary?.origin?.url = nil }
-            if drops(origin.icon, "origin icon") { self.tributary?.origin?.icon = nil }
-            if drops(origin.logo, "origin logo") { self.tributary?.origin?.logo = nil }
-            if origin.hasMore, origin.links.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
-                self.tributary?.origin?.links = origin.links.filter { !drops($0.url, "origin link url") }
+        // The origin is read in place: a copy of it would retain each of its fields.
+        if tributary.origin != nil {
+            if drops(tributary.origin?.url, "origin url") { self.tributary?.origin?.url = nil }
+            if drops(tributary.origin?.icon, "origin icon") { self.tributary?.origin?.icon = nil }
+            if drops(tributary.origin?.logo, "origin logo") { self.tributary?.origin?.logo = nil }
+            if let links = tributary.origin?.links, links.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+                self.tributary?.origin?.links = links.filter { !drops($0.url, "origin link url") }
             }
         }
         for (index, related) in tributary.related.enumerated() where drops(related.url, "related url") {

@@ -185,7 +185,7 @@ public struct TributaryExtension: Hashable, Sendable {
 
     /// The id of the source that emitted the item.
     public var source: SourceID? {
-        get { storage.fields.source }
+        _read { yield storage.fields.source }
         _modify {
             makeUnique()
             yield &storage.fields.source
@@ -193,7 +193,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// The publisher as the feed names it: RSS `<source>`, which Google News uses for the outlet.
     public var origin: Origin? {
-        get { storage.fields.origin }
+        _read { yield storage.fields.origin }
         _modify {
             makeUnique()
             yield &storage.fields.origin
@@ -201,7 +201,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// Other coverage of the same story (Google News' related articles).
     public var related: [RelatedLink] {
-        get { storage.fields.related }
+        _read { yield storage.fields.related }
         _modify {
             makeUnique()
             yield &storage.fields.related
@@ -209,7 +209,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// The original guid or Atom id, as written in the feed.
     public var guid: String? {
-        get { storage.fields.guid }
+        _read { yield storage.fields.guid }
         _modify {
             makeUnique()
             yield &storage.fields.guid
@@ -217,7 +217,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// When Tributary first saw the item.
     public var firstSeen: Date? {
-        get { storage.fields.firstSeen }
+        _read { yield storage.fields.firstSeen }
         _modify {
             makeUnique()
             yield &storage.fields.firstSeen
@@ -225,7 +225,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// Other sources that delivered the same item (same canonical URL); the first one seen keeps it.
     public var alsoIn: [ItemReference] {
-        get { storage.fields.alsoIn }
+        _read { yield storage.fields.alsoIn }
         _modify {
             makeUnique()
             yield &storage.fields.alsoIn
@@ -233,7 +233,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// The item's copyright or licence statement as the feed gives it (Atom `rights`, `dc:rights`), plain text.
     public var rights: String? {
-        get { storage.fields.rights }
+        _read { yield storage.fields.rights }
         _modify {
             makeUnique()
             yield &storage.fields.rights
@@ -241,7 +241,7 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// The entry's Atom `contributor`s (its `author`s are the item's `authors`).
     public var contributors: [FeedItem.Author] {
-        get { storage.fields.contributors }
+        _read { yield storage.fields.contributors }
         _modify {
             makeUnique()
             yield &storage.fields.contributors
@@ -250,7 +250,7 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
     /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
     public var links: [Link] {
-        get { storage.fields.links }
+        _read { yield storage.fields.links }
         _modify {
             makeUnique()
             yield &storage.fields.links
@@ -259,7 +259,7 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Every category of the item as written, with its scheme (RSS `domain`, Atom and Media RSS `scheme`) and label,
     /// when one of them has either (``FeedItem/tags`` are the terms); empty otherwise.
     public var categories: [Category] {
-        get { storage.fields.categories }
+        _read { yield storage.fields.categories }
         _modify {
             makeUnique()
             yield &storage.fields.categories
@@ -267,14 +267,14 @@ public struct TributaryExtension: Hashable, Sendable {
     }
     /// The page of the item's comments (RSS `comments`) and their feed (`wfw:commentRss`), resolved.
     public var comments: String? {
-        get { storage.fields.comments }
+        _read { yield storage.fields.comments }
         _modify {
             makeUnique()
             yield &storage.fields.comments
         }
     }
     public var commentsFeed: String? {
-        get { storage.fields.commentsFeed }
+        _read { yield storage.fields.commentsFeed }
         _modify {
             makeUnique()
             yield &storage.fields.commentsFeed
@@ -283,7 +283,7 @@ public struct TributaryExtension: Hashable, Sendable {
     /// A podcast episode's iTunes `block` and `explicit`, as written (`_tributary.itunes_block`,
     /// `_tributary.itunes_explicit`, the names the feed header uses).
     public var itunes: ITunes {
-        get { storage.fields.itunes }
+        _read { yield storage.fields.itunes }
         _modify {
             makeUnique()
             yield &storage.fields.itunes
@@ -292,7 +292,7 @@ public struct TributaryExtension: Hashable, Sendable {
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
     public var `where`: JSONValue? {
-        get { storage.fields.`where` }
+        _read { yield storage.fields.`where` }
         _modify {
             makeUnique()
             yield &storage.fields.`where`
@@ -303,7 +303,7 @@ public struct TributaryExtension: Hashable, Sendable {
     /// reference on their way from the parser to the writer rather than a hundred bytes of empty fields; read and
     /// set through ``details`` or the properties below.
     private var boxedDetails: DetailsBox? {
-        get { storage.fields.boxedDetails }
+        _read { yield storage.fields.boxedDetails }
         _modify {
             makeUnique()
             yield &storage.fields.boxedDetails

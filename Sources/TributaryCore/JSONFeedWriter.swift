@@ -197,47 +197,9 @@ public struct JSONFeedWriter: Sendable {
         buffer.append(0x7B)
         var first = true
         optional("source", value.source?.rawValue, into: &buffer, first: &first)
-        if let origin = value.origin {
+        if value.origin != nil {
             member("origin", into: &buffer, first: &first)
-            buffer.append(0x7B)
-            var firstInner = true
-            optional("title", origin.title, into: &buffer, first: &firstInner)
-            optional("url", origin.url, into: &buffer, first: &firstInner)
-            optional("id", origin.id, into: &buffer, first: &firstInner)
-            if let updated = origin.updated {
-                member("updated", into: &buffer, first: &firstInner)
-                date(updated, into: &buffer)
-            }
-            optional("subtitle", origin.subtitle, into: &buffer, first: &firstInner)
-            optional("rights", origin.rights, into: &buffer, first: &firstInner)
-            optional("icon", origin.icon, into: &buffer, first: &firstInner)
-            optional("logo", origin.logo, into: &buffer, first: &firstInner)
-            optional("generator", origin.generator, into: &buffer, first: &firstInner)
-            if !origin.authors.isEmpty {
-                member("authors", into: &buffer, first: &firstInner)
-                authors(origin.authors, into: &buffer)
-            }
-            if !origin.contributors.isEmpty {
-                member("contributors", into: &buffer, first: &firstInner)
-                authors(origin.contributors, into: &buffer)
-            }
-            if !origin.tags.isEmpty {
-                member("tags", into: &buffer, first: &firstInner)
-                strings(origin.tags, into: &buffer)
-            }
-            if origin.hasMore {
-                if !origin.links.isEmpty {
-                    member("links", into: &buffer, first: &firstInner)
-                    links(origin.links, into: &buffer)
-                }
-                if !origin.categories.isEmpty {
-                    member("categories", into: &buffer, first: &firstInner)
-                    categories(origin.categories, into: &buffer)
-                }
-                optional("generator_version", origin.generatorVersion, into: &buffer, first: &firstInner)
-                optional("generator_url", origin.generatorURL, into: &buffer, first: &firstInner)
-            }
-            buffer.append(0x7D)
+            origin(value.origin!, into: &buffer)
         }
         if !value.related.isEmpty {
             member("related", into: &buffer, first: &first)
@@ -284,6 +246,49 @@ public struct JSONFeedWriter: Sendable {
                 string(reference.id, into: &buffer)
                 optional("url", reference.url, into: &buffer, first: &first)
             }
+        }
+        buffer.append(0x7D)
+    }
+
+    /// `_tributary.origin`, read where it lies (borrowed: a copy would retain each of its fields).
+    private static func origin(_ origin: borrowing TributaryExtension.Origin, into buffer: inout ByteWriter) {
+        buffer.append(0x7B)
+        var first = true
+        optional("title", origin.title, into: &buffer, first: &first)
+        optional("url", origin.url, into: &buffer, first: &first)
+        optional("id", origin.id, into: &buffer, first: &first)
+        if let updated = origin.updated {
+            member("updated", into: &buffer, first: &first)
+            date(updated, into: &buffer)
+        }
+        optional("subtitle", origin.subtitle, into: &buffer, first: &first)
+        optional("rights", origin.rights, into: &buffer, first: &first)
+        optional("icon", origin.icon, into: &buffer, first: &first)
+        optional("logo", origin.logo, into: &buffer, first: &first)
+        optional("generator", origin.generator, into: &buffer, first: &first)
+        if !origin.authors.isEmpty {
+            member("authors", into: &buffer, first: &first)
+            authors(origin.authors, into: &buffer)
+        }
+        if !origin.contributors.isEmpty {
+            member("contributors", into: &buffer, first: &first)
+            authors(origin.contributors, into: &buffer)
+        }
+        if !origin.tags.isEmpty {
+            member("tags", into: &buffer, first: &first)
+            strings(origin.tags, into: &buffer)
+        }
+        if origin.hasMore {
+            if !origin.links.isEmpty {
+                member("links", into: &buffer, first: &first)
+                links(origin.links, into: &buffer)
+            }
+            if !origin.categories.isEmpty {
+                member("categories", into: &buffer, first: &first)
+                categories(origin.categories, into: &buffer)
+            }
+            optional("generator_version", origin.generatorVersion, into: &buffer, first: &first)
+            optional("generator_url", origin.generatorURL, into: &buffer, first: &first)
         }
         buffer.append(0x7D)
     }
