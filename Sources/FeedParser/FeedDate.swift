@@ -578,16 +578,16 @@ enum FeedDate {
         return unknownIsUTC && letters <= 5 ? 0 : nil
     }
 
-    /// `+hh`, `+hhmm` or `+hh:mm` (or `-`).
+    /// `+hh`, `+hhmm` or `+hh:mm` (or `-`); also, as feedparser reads them, the clipped `+h`, `+hh:m` and `+hh:`
+    /// that real feeds write (`2017-06-13T03:18:00+00:0`).
     private static func numericOffset(_ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int) -> Int? {
         let sign = bytes[cursor] == 0x2D ? -1 : 1
         cursor += 1
-        guard let hours = number(bytes, &cursor, 2) else { return nil }
+        guard let hours = number(bytes, &cursor, 2) ?? number(bytes, &cursor, 1) else { return nil }
         var minutes = 0
         if cursor < bytes.count, bytes[cursor] == 0x3A {
             cursor += 1
-            guard let parsed = number(bytes, &cursor, 2) else { return nil }
-            minutes = parsed
+            minutes = oneOrTwoDigits(bytes, &cursor) ?? 0
         } else if let parsed = number(bytes, &cursor, 2) {
             minutes = parsed
         }

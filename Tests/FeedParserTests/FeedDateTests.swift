@@ -162,6 +162,10 @@ import TributaryCore
             ("Thu, 01 Jan 0100 00:00:01 +0100", "0099-12-31T23:00:01Z"),
             // A colon after the zone's hours must be followed by its minutes.
             ("Sun, 16 Dec 2012 11:47:32 +00:zz", nil), ("Sun, 22 Nov 2026 05:41:40 +00:", nil),
+            // A clipped numeric zone after an ISO time, as feedparser reads it: `+00:0`, `+hh:m`, `+hh:`, `+h`.
+            ("2017-06-13T03:18:00+00:0", "2017-06-13T03:18:00Z"), ("2026-11-22T05:41:40+05:3", "2026-11-22T00:38:40Z"),
+            ("2026-11-22T05:41:40+00:", "2026-11-22T05:41:40Z"), ("2026-11-22T05:41:40+5", "2026-11-22T00:41:40Z"),
+            ("2026-11-22T05:41:40+00:zz", nil),
             // ISO 8601 forms feedparser reads beyond its tests.
             ("2003-335", "2003-12-01T00:00:00Z"), ("2003335", "2003-12-01T00:00:00Z"),
             ("03-335", "2003-12-01T00:00:00Z"),

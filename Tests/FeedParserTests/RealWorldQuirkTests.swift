@@ -187,6 +187,17 @@ extension RealWorldQuirkTests {
         )
     }
 
+    @Test func aDateWithAClippedZoneIsStillRead() throws {
+        let items = try FixtureSupport.parseFixture("rdf-dc-date-clipped-zone.xml").items
+        #expect(
+            items.map(\.datePublished)
+                == [
+                    try date("2017-06-13T09:00:00Z"), try date("2017-06-13T03:18:00Z"),
+                    try date("2017-06-13T00:38:40Z"),
+                ]
+        )
+    }
+
     @Test func moduleNamespacesWithoutTheirLastSlashAreRead() throws {
         let items = try FixtureSupport.parseFixture("rss-module-namespaces-without-trailing-slash.xml").items
         try #require(items.count == 1)
