@@ -59,4 +59,21 @@ import TributaryCore
         #expect(deduplicator.classify(FeedItem(id: "a"), from: "one") == .new)
         #expect(deduplicator.classify(FeedItem(id: "a"), from: "two") == .new)
     }
+
+    /// `ItemKey` hashes itself once, when made: keys made apart from the same source and id must still be one key,
+    /// and keys differing in either must be two.
+    @Test func itemKeysMadeApartAreOneKeyAndDifferentOnesAreNot() {
+        let id = "https://example.org/" + String(repeating: "long/", count: 20) + "post"
+        let key = ItemKey(source: "one", id: id)
+        let same = ItemKey(source: SourceID("o" + "ne"), id: String(id.reversed().reversed()))
+        #expect(key == same)
+        #expect(key.hashValue == same.hashValue)
+        #expect(key != ItemKey(source: "two", id: id))
+        #expect(key != ItemKey(source: "one", id: id + "/"))
+        let keys: Set = [key, same, ItemKey(source: "two", id: id), ItemKey(source: "one", id: "a")]
+        #expect(keys.count == 3)
+        var table: [ItemKey: Int] = [key: 1]
+        table[same, default: 0] += 1
+        #expect(table == [ItemKey(source: "one", id: id): 2])
+    }
 }
