@@ -94,14 +94,14 @@ enum FeedDate {
         let separator = bytes[cursor]
         guard separator == 0x2D || separator == 0x2F else { return nil }  // - or /
         cursor += 1
-        guard let parsedMonth = number(bytes, &cursor, 2) ?? number(bytes, &cursor, 1) else { return nil }
+        guard let parsedMonth = oneOrTwoDigits(bytes, &cursor) else { return nil }
         month = parsedMonth
         if cursor == bytes.count {
             return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
         }
         guard bytes[cursor] == separator else { return nil }
         cursor += 1
-        guard let parsedDay = number(bytes, &cursor, 2) ?? number(bytes, &cursor, 1) else { return nil }
+        guard let parsedDay = oneOrTwoDigits(bytes, &cursor) else { return nil }
         day = parsedDay
         if cursor == bytes.count {
             return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
@@ -583,7 +583,7 @@ enum FeedDate {
     private static func numericOffset(_ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int) -> Int? {
         let sign = bytes[cursor] == 0x2D ? -1 : 1
         cursor += 1
-        guard let hours = number(bytes, &cursor, 2) ?? number(bytes, &cursor, 1) else { return nil }
+        guard let hours = oneOrTwoDigits(bytes, &cursor) else { return nil }
         var minutes = 0
         if cursor < bytes.count, bytes[cursor] == 0x3A {
             cursor += 1

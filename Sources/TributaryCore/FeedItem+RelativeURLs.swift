@@ -127,9 +127,14 @@ extension FeedItem {
     /// item's ``TributaryExtension`` while a copy of the item shares it would copy its fields.
     private mutating func retainURLs(where keeps: (String) -> Bool) -> [String] {
         var removed: [String] = []
+        /// Whether `string` is to be left out.
+        func fails(_ string: String?) -> Bool {
+            guard let string, !string.isEmpty else { return false }
+            return !keeps(string)
+        }
         /// Whether `string` is left out; notes it as `field` if so.
         func drops(_ string: String?, _ field: String) -> Bool {
-            guard let string, !string.isEmpty, !keeps(string) else { return false }
+            guard let string, fails(string) else { return false }
             removed.append("\(field) \"\(string.prefix(120))\"")
             return true
         }
@@ -137,7 +142,7 @@ extension FeedItem {
         if drops(externalURL, "external_url") { externalURL = nil }
         if drops(image, "image") { image = nil }
         if drops(bannerImage, "banner_image") { bannerImage = nil }
-        if attachments.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+        if attachments.contains(where: { fails($0.url) }) {
             attachments = attachments.filter { !drops($0.url, "attachment url") }
         }
         for index in authors.indices {
@@ -150,14 +155,14 @@ extension FeedItem {
             if drops(tributary.origin?.url, "origin url") { self.tributary?.origin?.url = nil }
             if drops(tributary.origin?.icon, "origin icon") { self.tributary?.origin?.icon = nil }
             if drops(tributary.origin?.logo, "origin logo") { self.tributary?.origin?.logo = nil }
-            if let links = tributary.origin?.links, links.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+            if let links = tributary.origin?.links, links.contains(where: { fails($0.url) }) {
                 self.tributary?.origin?.links = links.filter { !drops($0.url, "origin link url") }
             }
         }
         for (index, related) in tributary.related.enumerated() where drops(related.url, "related url") {
             self.tributary?.related[index].url = nil
         }
-        if tributary.links.contains(where: { !$0.url.isEmpty && !keeps($0.url) }) {
+        if tributary.links.contains(where: { fails($0.url) }) {
             self.tributary?.links = tributary.links.filter { !drops($0.url, "link url") }
         }
         if drops(tributary.comments, "comments") { self.tributary?.comments = nil }
