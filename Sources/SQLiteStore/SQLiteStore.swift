@@ -189,16 +189,22 @@ public actor SQLiteStore: StateStore {
     }
 
     public func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
-        let json = try checkpoint.storedJSON
+        try await saveCheckpoints([(source, checkpoint)])
+    }
+
+    /// Every checkpoint in one transaction.
+    public func saveCheckpoints(_ checkpoints: [(source: SourceID, checkpoint: SourceCheckpoint)]) async throws {
+        guard !checkpoints.isEmpty else { return }
+        let rows = try checkpoints.map { ($0.source.rawValue, try $0.checkpoint.storedJSON) }
         let now = Date().timeIntervalSince1970
         try await write { db in
-            try db.execute(
+            let upsert = try db.cachedStatement(
                 sql: """
                     INSERT INTO checkpoint (source, json, saved_at) VALUES (?, ?, ?)
                     ON CONFLICT (source) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at
-                    """,
-                arguments: [source.rawValue, json, now]
+                    """
             )
+            for (source, json) in rows { try upsert.execute(arguments: [source, json, now]) }
         }
     }
 

@@ -194,6 +194,84 @@ import Testing
         #expect(waiting.stored.contains { $0.item.id == "b-1" && $0.item.title == "Changed title" })
     }
 
+    /// A source's checkpoint is saved after the items it sent before it, without the router waiting for those saves:
+    /// while the store is stuck writing one source's items, the router still takes the next source's batch.
+    @Test func aCheckpointDoesNotMakeTheRouterWaitForTheStore() async throws {
+        let store = GatedStore(base: InMemoryItemStore())
+        let turns = Turns()
+        let sources = [
+            PipelineSource(
+                source: TakingTurns(
+                    "a",
+                    turn: 0,
+                    of: turns,
+                    [.started, .items([makeItem("a-1")]), .checkpoint(SourceCheckpoint(["etag": "\"a\""])), .finished]
+                ),
+                kind: "turns"
+            ),
+            // Its turn comes once a's events were all taken; its own are taken only if the router is not waiting.
+            PipelineSource(
+                source: TakingTurns("b", turn: 1, of: turns, [.started, .items([makeItem("b-1")]), .finished]),
+                kind: "turns"
+            ),
+        ]
+        var settings = fixedSettings()
+        settings.overlapsSaves = true
+        let run = Task { try await Pipeline(sources: sources, settings: settings, store: store).run() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while turns.current < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(turns.current == 2, "the router waited for the store at a's checkpoint instead of taking b's items")
+        #expect(store.log.withLock { $0 }.isEmpty, "the store was to be stuck in its first save")
+        store.open()
+        let result = try await run.value
+        #expect(Set(result.outlines.map(\.id)) == ["a-1", "b-1"])
+        #expect(try await store.checkpoint(for: "a") == SourceCheckpoint(["etag": "\"a\""]))
+        // a's checkpoint was saved after a's item.
+        let log = store.log.withLock { $0 }
+        let item = try #require(log.firstIndex(of: "item a/a-1"))
+        let checkpoint = try #require(log.firstIndex(of: "checkpoint a"))
+        #expect(item < checkpoint, "\(log)")
+    }
+
+    /// A store whose writes wait until ``open()``, logging what it saved in order.
+    final class GatedStore: ItemStore {
+        let base: InMemoryItemStore
+        private let isOpen = Mutex(false)
+        let log = Mutex<[String]>([])
+
+        init(base: InMemoryItemStore) { self.base = base }
+        func open() { isOpen.withLock { $0 = true } }
+        private func waitUntilOpen() async throws {
+            while !isOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        }
+
+        func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
+            try await save([SaveBatch(source: source, items: items, date: date)])[0]
+        }
+        func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
+            try await waitUntilOpen()
+            var changes: [StoreChanges] = []
+            for batch in batches {
+                log.withLock { $0 += batch.items.map { "item \(batch.source)/\($0.id)" } }
+                changes.append(await base.save(batch.items, from: batch.source, at: batch.date))
+            }
+            return changes
+        }
+        func items() async throws -> [StoredItem] { await base.items() }
+        func items(_ keys: [ItemKey]) async throws -> [StoredItem] { try await base.items(keys) }
+        func currentItems(from source: SourceID) async throws -> [StoredItem] {
+            await base.currentItems(from: source)
+        }
+        func checkpoint(for source: SourceID) async throws -> SourceCheckpoint { await base.checkpoint(for: source) }
+        func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
+            try await waitUntilOpen()
+            log.withLock { $0.append("checkpoint \(source)") }
+            await base.saveCheckpoint(checkpoint, for: source)
+        }
+        func lastDigestDate() async throws -> Date? { await base.lastDigestDate() }
+        func recordDigest(at date: Date) async throws { await base.recordDigest(at: date) }
+    }
+
     /// A store that takes its time to write, so that batches queue up behind a save.
     final class SlowStore: ItemStore {
         let base: InMemoryItemStore

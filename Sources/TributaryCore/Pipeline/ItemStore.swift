@@ -41,6 +41,10 @@ public protocol ItemStore: Sendable {
     /// Saves a source's checkpoint, replacing the previous one. Called after the items sent before it were saved.
     func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws
 
+    /// Saves several sources' checkpoints, in order, as ``saveCheckpoint(_:for:)`` would one after the other; a store
+    /// may write them in one transaction.
+    func saveCheckpoints(_ checkpoints: [(source: SourceID, checkpoint: SourceCheckpoint)]) async throws
+
     /// When the last digest was made, or `nil` before the first one.
     func lastDigestDate() async throws -> Date?
 
@@ -71,6 +75,11 @@ extension ItemStore {
         var changes: [StoreChanges] = []
         for batch in batches { changes.append(try await save(batch.items, from: batch.source, at: batch.date)) }
         return changes
+    }
+
+    /// One ``saveCheckpoint(_:for:)`` after the other.
+    public func saveCheckpoints(_ checkpoints: [(source: SourceID, checkpoint: SourceCheckpoint)]) async throws {
+        for (source, checkpoint) in checkpoints { try await saveCheckpoint(checkpoint, for: source) }
     }
 
     /// Looks the keys up among every stored item: correct for any store, but it reads them all; a store of many

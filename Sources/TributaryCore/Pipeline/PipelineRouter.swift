@@ -152,9 +152,7 @@ struct PipelineRouter {
             await warn(index, warning, publish)
         case .checkpoint(let checkpoint):
             await ensureRunning(index, before: event, publish)
-            // After the items sent before it, which a save on its way may still be writing.
-            try await finishSaves(publish: publish)
-            try await store.saveCheckpoint(checkpoint, for: sources[index].id)
+            try await queue(checkpoint, from: index, publish: publish)
         case .failed(let error):
             await finish(index, state: .failed(error), publish: publish)
         case .finished:
@@ -344,6 +342,28 @@ struct PipelineRouter {
         // Nothing the store has yet to write is held any more: a run that reads its digest back from the store
         // keeps only outlines.
         if !settings.holdsItems, writing == nil, queued.isEmpty { held.removeAll(keepingCapacity: true) }
+    }
+
+    /// Saves a source's checkpoint after the items it sent before it: queued behind their saves and written with
+    /// them, so that the router goes on deciding meanwhile (waiting for the store at every source's checkpoint made
+    /// a cold run of 1,000 feeds wait for it 1,000 times).
+    private mutating func queue(_ checkpoint: SourceCheckpoint, from index: Int, publish: Publish) async throws {
+        queued.append(
+            SaveJob(
+                number: nextJob,
+                date: settings.now(),
+                parts: [],
+                keys: [],
+                sources: [],
+                checkpoints: [(sources[index].id, checkpoint)]
+            )
+        )
+        nextJob += 1
+        if settings.overlapsSaves {
+            try await advanceSaves(publish: publish)
+        } else {
+            try await finishSaves(publish: publish)
+        }
     }
 
     /// Publishes a batch's notice: its items as the store saved them (stamped with their stored first-seen times),
@@ -562,7 +582,14 @@ struct PipelineRouter {
     private mutating func makeJob(_ batch: Batch, at now: Date) -> SaveJob {
         var sourceOrder: [SourceID] = []
         for key in batch.toSave where !sourceOrder.contains(key.source) { sourceOrder.append(key.source) }
-        var job = SaveJob(number: nextJob, date: now, parts: [], keys: Array(batch.toSave), sources: Set(sourceOrder))
+        var job = SaveJob(
+            number: nextJob,
+            date: now,
+            parts: [],
+            keys: Array(batch.toSave),
+            sources: Set(sourceOrder),
+            checkpoints: []
+        )
         nextJob += 1
         for sourceID in sourceOrder {
             // An item saved earlier in the run and changed since (another source's copy joined its `also_in`) is
@@ -647,7 +674,7 @@ private struct Notice {
 }
 
 /// The writes of one batch, in order: for each source, its items whole, or as outlines to complete with what the
-/// store holds (an item the run no longer holds whole).
+/// store holds (an item the run no longer holds whole); or the checkpoints sources sent after their items.
 private struct SaveJob: Sendable {
     enum Part: Sendable {
         case item(FeedItem)
@@ -661,8 +688,12 @@ private struct SaveJob: Sendable {
     let keys: [ItemKey]
     /// The sources of those keys.
     let sources: Set<SourceID>
+    /// Checkpoints to save once the items of this job and of the jobs before it are saved.
+    let checkpoints: [(source: SourceID, checkpoint: SourceCheckpoint)]
 
-    /// Writes `jobs` in order, in one ``ItemStore/save(_:)``; returns what each job's parts saved, by job number.
+    /// Writes `jobs` in order, in one ``ItemStore/save(_:)``, then their checkpoints in one
+    /// ``ItemStore/saveCheckpoints(_:)`` (a checkpoint comes after the items sent before it; the items of later jobs
+    /// saved before it do no harm); returns what each job's parts saved, by job number.
     static func write(_ jobs: [SaveJob], in store: any ItemStore) async throws -> [(Int, [(SourceID, StoreChanges)])] {
         var batches: [SaveBatch] = []
         var owners: [Int] = []
@@ -687,11 +718,13 @@ private struct SaveJob: Sendable {
                 owners.append(index)
             }
         }
-        let changes = try await store.save(batches)
+        let changes = batches.isEmpty ? [] : try await store.save(batches)
         var saved = jobs.map { ($0.number, [(SourceID, StoreChanges)]()) }
         for (position, change) in changes.enumerated() {
             saved[owners[position]].1.append((batches[position].source, change))
         }
+        let checkpoints = jobs.flatMap(\.checkpoints)
+        if !checkpoints.isEmpty { try await store.saveCheckpoints(checkpoints) }
         return saved
     }
 }
