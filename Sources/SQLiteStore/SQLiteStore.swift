@@ -14,13 +14,19 @@ public import TributaryCore
 /// - Runs: ``open(at:runLockTimeout:busyTimeout:)`` can take a ``RunLock`` so that two runs on one store take
 ///   turns. Each store instance is one run: items it saves are stamped with its run, and
 ///   ``recordOutcome(_:for:at:policy:)`` with `.succeeded` makes exactly those the source's current items (what
-///   ``currentItems(from:)`` serves on `notModified`); a failed run leaves the previous set as it was.
+///   ``currentItems(from:)`` serves on `notModified`); a failed run leaves the previous set as it was. The items of
+///   a source with no current items are saved current at once (a first run then marks nothing at its end) and
+///   unmarked if it fails; a run that ends without recording outcomes (killed) leaves them current.
 public actor SQLiteStore: StateStore {
     /// The database file.
     public nonisolated let url: URL
     private let database: DatabaseQueue
     private var lock: RunLock?
     private var runID: Int64?
+    /// Whether each source this run saved items of had current items before: the items of a source that had none
+    /// are saved current at once, since this run's success would make them so (marking 50,000 rows at the end of a
+    /// first run rewrote the whole file in one transaction), and its failure takes them back.
+    private var hadCurrentItems: [SourceID: Bool] = [:]
 
     private init(url: URL, database: DatabaseQueue, lock: RunLock?) {
         self.url = url
@@ -95,11 +101,28 @@ public actor SQLiteStore: StateStore {
     public func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
         guard let first = batches.first else { return [] }
         let run = try await currentRun(at: first.date)
-        return try await write { db in try batches.map { try Self.save($0, run: run, in: db) } }
+        let known = hadCurrentItems
+        let (changes, found) = try await write { db in
+            var hadCurrent = known
+            let anyCurrent = try db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE source = ? AND is_current = 1)"
+            )
+            let changes = try batches.map { batch in
+                if hadCurrent[batch.source] == nil {
+                    hadCurrent[batch.source] =
+                        try Bool.fetchOne(anyCurrent, arguments: [batch.source.rawValue]) ?? false
+                }
+                return try Self.save(batch, run: run, current: hadCurrent[batch.source] == false, in: db)
+            }
+            return (changes, hadCurrent)
+        }
+        hadCurrentItems.merge(found) { first, _ in first }
+        return changes
     }
 
-    /// Writes one batch: a new key is inserted, a known one keeps its first-seen time and gets the new content.
-    private static func save(_ batch: SaveBatch, run: Int64, in db: Database) throws -> StoreChanges {
+    /// Writes one batch: a new key is inserted (marked current when `current`), a known one keeps its first-seen
+    /// time and gets the new content.
+    private static func save(_ batch: SaveBatch, run: Int64, current: Bool, in db: Database) throws -> StoreChanges {
         let (source, date) = (batch.source, batch.date)
         var changes = StoreChanges()
         // Prepared once for the batch (preparing each time cost more than the writes: GRDB authorises every
@@ -109,7 +132,10 @@ public actor SQLiteStore: StateStore {
             sql: "UPDATE item SET json = ?, last_seen = ?, last_run = ? WHERE source = ? AND id = ?"
         )
         let insert = try db.cachedStatement(
-            sql: "INSERT INTO item (source, id, json, first_seen, last_seen, last_run) VALUES (?, ?, ?, ?, ?, ?)"
+            sql: """
+                INSERT INTO item (source, id, json, first_seen, last_seen, last_run, is_current)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
         )
         for item in batch.items {
             let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id])
@@ -129,7 +155,7 @@ public actor SQLiteStore: StateStore {
                 let stamped = StoredItem.stamped(item, firstSeen: date)
                 try insert.execute(arguments: [
                     source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
-                    date.timeIntervalSince1970, run,
+                    date.timeIntervalSince1970, run, current,
                 ])
                 changes.inserted.append(StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date))
             }
@@ -278,6 +304,7 @@ public actor SQLiteStore: StateStore {
             ? [reports[0].source: try await health(for: reports[0].source)] : try await allHealth()
         let (health, writes) = Self.recording(reports, over: current, at: date, policy: policy)
         guard !writes.isEmpty else { return health }
+        let savedCurrent = Set(hadCurrentItems.filter { !$0.value }.keys)
         try await write { db in
             let upsert = try db.cachedStatement(
                 sql: """
@@ -293,6 +320,10 @@ public actor SQLiteStore: StateStore {
             let markCurrent = try db.cachedStatement(
                 sql: "UPDATE item SET is_current = (last_run = ?) WHERE source = ? AND is_current <> (last_run = ?)"
             )
+            // A source that had no current items, whose items this run saved current, goes back to none.
+            let unmark = try db.cachedStatement(
+                sql: "UPDATE item SET is_current = 0 WHERE source = ? AND is_current = 1 AND last_run = ?"
+            )
             for (report, record) in writes {
                 try upsert.execute(arguments: [
                     report.source.rawValue, record.lastAttempt?.timeIntervalSince1970,
@@ -301,6 +332,8 @@ public actor SQLiteStore: StateStore {
                 ])
                 if report.outcome == .succeeded {
                     try markCurrent.execute(arguments: [run, report.source.rawValue, run])
+                } else if case .failed = report.outcome, savedCurrent.contains(report.source) {
+                    try unmark.execute(arguments: [report.source.rawValue, run])
                 }
             }
         }

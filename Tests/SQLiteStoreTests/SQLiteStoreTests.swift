@@ -101,6 +101,53 @@ import TributaryCore
         #expect(try await store.items().map(\.item.id) == ["a", "b", "c", "d"])
     }
 
+    /// A source with no current items has its items saved current at once (a first run then rewrites nothing at its
+    /// end); when that run fails they are taken back, so the source still has none, and its other sources are
+    /// untouched.
+    @Test func aSourcesFirstRunMakesItsItemsCurrentOnlyIfItSucceeds() async throws {
+        let directory = try TemporaryDirectory()
+        var store = try await SQLiteStore.open(at: directory.storeURL)
+        // Two batches of one source in one save, and another source alongside.
+        _ = try await store.save([
+            SaveBatch(source: "news", items: [Self.item("a")], date: Self.t0),
+            SaveBatch(source: "blog", items: [Self.item("x")], date: Self.t0),
+            SaveBatch(source: "news", items: [Self.item("b")], date: Self.t0),
+        ])
+        try await store.recordOutcomes(
+            [
+                SourceHealth.Report(source: "news", outcome: .failed(reason: "reset", retryAfter: nil), entry: nil),
+                SourceHealth.Report(source: "blog", outcome: .succeeded, entry: nil),
+            ],
+            at: Self.t0
+        )
+        #expect(try await store.currentItems(from: "news").isEmpty)
+        #expect(try await store.currentItems(from: "blog").map(\.item.id) == ["x"])
+        #expect(try await store.items().map(\.item.id) == ["a", "x", "b"])
+        try await store.close()
+
+        // The next run succeeds with b and c: exactly those are current.
+        store = try await SQLiteStore.open(at: directory.storeURL)
+        _ = try await store.save([Self.item("b"), Self.item("c")], from: "news", at: Self.t0.addingTimeInterval(60))
+        try await store.recordOutcome(.succeeded, for: "news", at: Self.t0.addingTimeInterval(60))
+        #expect(try await store.currentItems(from: "news").map(\.item.id) == ["b", "c"])
+        try await store.close()
+
+        // A source whose last success delivered nothing has no current items either: a failed run leaves it so.
+        store = try await SQLiteStore.open(at: directory.storeURL)
+        try await store.recordOutcome(.succeeded, for: "empty", at: Self.t0)
+        try await store.close()
+        store = try await SQLiteStore.open(at: directory.storeURL)
+        _ = try await store.save([Self.item("e")], from: "empty", at: Self.t0.addingTimeInterval(60))
+        try await store.recordOutcome(
+            .failed(reason: "timed out", retryAfter: nil),
+            for: "empty",
+            at: Self.t0.addingTimeInterval(60)
+        )
+        #expect(try await store.currentItems(from: "empty").isEmpty)
+        #expect(try await store.currentItems(from: "news").map(\.item.id) == ["b", "c"])
+        try await store.close()
+    }
+
     /// Health is kept with the fingerprint of the entry it was recorded under: failures under an older entry do
     /// not count for the edited one, which is not backing off.
     @Test func anEditedEntryStartsWithACleanSlate() async throws {
@@ -209,6 +256,8 @@ import TributaryCore
         try await store.recordOutcome(.succeeded, for: "news", at: old)
         _ = try await store.save([Self.item("stale")], from: "notes", at: old)
         _ = try await store.save([Self.item("fresh")], from: "notes", at: Self.t0)
+        // A run that fails leaves "notes" without current items.
+        try await store.recordOutcome(.failed(reason: "reset", retryAfter: nil), for: "notes", at: Self.t0)
         try await store.recordDigest(at: old)
         try await store.recordDigest(at: old.addingTimeInterval(1))
 
