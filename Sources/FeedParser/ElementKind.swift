@@ -75,7 +75,8 @@ enum ElementKind: UInt8 {
             return localName == "rdf" ? .rdf : .other
         case "http://purl.org/rss/1.0/modules/content/":
             return localName == "encoded" ? .contentEncoded : .other
-        case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/":
+        // Dublin Core 1.0 (early RSS 1.0 feeds) names the same elements as 1.1.
+        case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/", "http://purl.org/dc/elements/1.0/":
             switch localName {
             case "creator", "author": return .dcCreator
             case "publisher": return .dcPublisher
@@ -162,7 +163,8 @@ enum ElementKind: UInt8 {
     /// The known namespaces that end with a slash, for those written without it.
     static let slashEndedNamespaces: Set<String> = [
         "http://purl.org/rss/1.0/", "http://purl.org/rss/1.0/modules/content/", "http://purl.org/dc/elements/1.1/",
-        "http://purl.org/dc/terms/", "http://web.resource.org/cc/", "http://wellformedweb.org/commentapi/",
+        "http://purl.org/dc/elements/1.0/", "http://purl.org/dc/terms/", "http://web.resource.org/cc/",
+        "http://wellformedweb.org/commentapi/",
         "http://my.netscape.com/rdf/simple/0.9/", "http://channel.netscape.com/rdf/simple/0.9/",
     ]
 

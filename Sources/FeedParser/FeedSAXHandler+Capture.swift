@@ -200,11 +200,10 @@ extension FeedSAXHandler {
         FeedDate.parse(bytes: text.bytes)
     }
 
-    /// Resolves a URL reference against the `xml:base` chain in effect, then the feed URL.
+    /// Resolves a URL reference against the `xml:base` chain in effect, then the feed URL
+    /// (``RawText/LinkBase/resolve(_:)``).
     func resolve(_ reference: String, baseCount: Int) -> String {
-        let reference = Self.trimmed(reference)
-        if Self.hasScheme(reference) { return reference }
-        return urlBase(baseCount)?.resolve(reference) ?? reference
+        RawText.LinkBase(base: urlBase(baseCount)).resolve(reference)
     }
 
     /// The base URL in effect `baseCount` entries into the `xml:base` chain, else the feed URL.

@@ -511,9 +511,21 @@ extension FeedSAXHandler {
                 FeedItem.Attachment(url: resolved, mimeType: link.type, title: link.title, sizeInBytes: link.length)
             )
         default:
-            if item.firstAtomLink == nil, link.rel != "self", link.rel != "replies" { item.firstAtomLink = resolved }
+            // With no alternate link, another link may stand for the entry (`related`, a podcast's deep link to
+            // its episode), never one of those that name something else: a Flattr `payment` link was the address
+            // of every episode of a podcast.
+            if item.firstAtomLink == nil, !Self.relationsNotTheEntry.contains(link.rel.lowercased()) {
+                item.firstAtomLink = resolved
+            }
         }
     }
+
+    /// Link relations (IANA's registry) that never name the entry's own page.
+    static let relationsNotTheEntry: Set<String> = [
+        "self", "replies", "payment", "license", "edit", "edit-media", "edit-form", "create-form", "hub", "search",
+        "first", "last", "next", "prev", "previous", "up", "service", "author", "icon", "stylesheet", "describedby",
+        "help", "index", "profile", "pingback", "webmention", "preview", "terms-of-service", "privacy-policy",
+    ]
 
     /// Whether an Atom link leads to a web page: no type, or an HTML one.
     static func isWebPage(_ link: TributaryExtension.Link) -> Bool {

@@ -140,8 +140,10 @@ extension FeedSAXHandler {
 
     /// Puts U+FFFD where libxml2 dropped a numeric character reference to a character XML does not allow (`&#0;`,
     /// a surrogate such as `&#xD800;`, `&#1114112;` beyond Unicode), as HTML5 and feedparser read it, instead of
-    /// losing it silently. Called from the error callback with the cursor just after the reference's `;`; attribute
-    /// values are repaired by ``repairAttributeValues(_:count:)``, which reads such references the same way.
+    /// losing it silently. A reference to a control character (`&#x1F;` in a French news site's `o&#x1F;ffre`) is
+    /// left out, as the raw control character is: U+FFFD in the middle of a word helps no reader. Called from the
+    /// error callback with the cursor just after the reference's `;`; attribute values are repaired by
+    /// ``repairAttributeValues(_:count:)``, which reads such references the same way.
     func replaceInvalidCharacterReference(_ parserContext: xmlParserCtxtPtr) {
         guard parserContext.pointee.instate == XML_PARSER_CONTENT, let input = parserContext.pointee.input,
             let base = input.pointee.base, let cursor = input.pointee.cur, cursor - base >= 4,
@@ -158,11 +160,36 @@ extension FeedSAXHandler {
             start -= 1
         }
         guard start.pointee == 0x26, (start + 1).pointee == 0x23 else { return }
+        if let value = Self.characterReferenceValue(UnsafeBufferPointer(start: start + 2, count: cursor - start - 3)),
+            (1...0x1F).contains(value)
+        {
+            return
+        }
         let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
         replacement.withUnsafeBufferPointer { buffer in
             guard let pointer = buffer.baseAddress else { return }
             characters(pointer, count: buffer.count)
         }
+    }
+
+    /// The code point a numeric reference's digits (`31`, `x1F`, between `&#` and `;`) name; `nil` when they are
+    /// not a number or name one beyond Unicode.
+    static func characterReferenceValue(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = digits.first else { return nil }
+        let hex = first | 0x20 == 0x78
+        let radix = hex ? 16 : 10
+        var value = 0
+        for byte in digits.dropFirst(hex ? 1 : 0) {
+            let digit: Int
+            switch byte {
+            case 0x30...0x39: digit = Int(byte - 0x30)
+            case 0x41...0x46 where hex, 0x61...0x66 where hex: digit = Int(byte | 0x20) - 0x61 + 10
+            default: return nil
+            }
+            value = value * radix + digit
+            guard value <= 0x10FFFF else { return nil }
+        }
+        return digits.count > (hex ? 1 : 0) ? value : nil
     }
 
     /// Reads again, from the raw start tag, the attribute values in which libxml2 dropped a reference: a raw `&`

@@ -29,9 +29,14 @@ struct RawText: Sendable {
         /// only trimmed).
         var base: URLResolver.Base?
 
-        /// `reference` resolved, as ``FeedSAXHandler`` resolves URL references.
+        /// `reference` trimmed and resolved: every URL reference of a feed is read here. An ampersand escaped
+        /// twice (`?tur=ownCloud&amp;amp;id=295` in the feed, so `&amp;id` once read) is one ampersand, as
+        /// feedparser reads it: left as it is, the server would get a parameter named `amp;id`.
         func resolve(_ reference: String) -> String {
-            let reference = FeedSAXHandler.trimmed(reference)
+            var reference = FeedSAXHandler.trimmed(reference)
+            if reference.utf8.contains(0x26), reference.contains("&amp;") {
+                reference = reference.replacing("&amp;", with: "&")
+            }
             if FeedSAXHandler.hasScheme(reference) { return reference }
             return base?.resolve(reference) ?? reference
         }

@@ -198,6 +198,60 @@ extension RealWorldQuirkTests {
         )
     }
 
+    /// A podcast item without `<link>`: its Flattr `payment` link is no address of the episode, its Podlove deep
+    /// link is; with only the payment link, the item has no address.
+    @Test func aPaymentLinkIsNeverAnItemsAddress() throws {
+        let items = try FixtureSupport.parseFixture("rss-podcast-atom-payment-link.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].url == "http://fanboys.fm/#166:")
+        #expect(items[1].url == nil)
+        #expect(items.allSatisfy { $0.externalURL == nil })
+        // The links themselves are kept, with their relations.
+        #expect(items[1].tributary?.links.map(\.rel) == ["payment"])
+        #expect(
+            items.map { $0.attachments.first?.url } == [
+                "http://fanboys.fm/episodes/FAN166.mp3", "http://fanboys.fm/episodes/FAN165.mp3",
+            ]
+        )
+    }
+
+    /// A reference to a control character inside a word (XML does not allow it) is left out, as the raw character
+    /// is, rather than written as U+FFFD in the middle of the word; the feed is still read, with a warning.
+    @Test func aControlCharacterReferenceInAWordIsLeftOut() throws {
+        let (_, items, warnings) = try FixtureSupport.parseFixture("rss-control-character-reference-in-a-word.xml")
+        try #require(items.count == 1)
+        #expect(items[0].title == "Box de SFR : la résiliation de l'offre")
+        let content = try #require(items[0].contentHTML)
+        #expect(content.contains("r&eacute;siliation de l&rsquo;offre concern&eacute;e"), "\(content)")
+        #expect(!content.contains("\u{FFFD}"))
+        #expect(!warnings.isEmpty)
+    }
+
+    /// An ampersand escaped twice in a link is one ampersand (feedparser reads it so): the server is to get `id`,
+    /// not `amp;id`. The guid, an id, is kept as written.
+    @Test func anAmpersandEscapedTwiceInALinkIsOne() throws {
+        let items = try FixtureSupport.parseFixture("rss-link-ampersand-escaped-twice.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].url == "http://volkangezerr.scienceontheweb.net/icerikgoster.php?tur=ownCloud&id=295")
+        #expect(
+            items[0].tributary?.comments
+                == "http://volkangezerr.scienceontheweb.net/icerikgoster.php?tur=ownCloud&id=295"
+        )
+        #expect(items[0].id == "http://volkangezerr.scienceontheweb.net/icerikgoster.php?tur=ownCloud&amp;id=295")
+    }
+
+    /// Dublin Core 1.0's namespace names the same elements as 1.1: titles, creator, date, subjects, description.
+    @Test func dublinCore10IsReadAsDublinCore() throws {
+        let (metadata, items, _) = try FixtureSupport.parseFixture("rss-dublin-core-1.0-namespace.xml")
+        #expect(metadata?.title == "My Title")
+        try #require(items.count == 1)
+        #expect(items[0].title == "Entry Title")
+        #expect(items[0].authors.map(\.name) == ["Joe Bloggs"])
+        #expect(items[0].datePublished == (try date("2009-03-07T08:03:50Z")))
+        #expect(items[0].tags == ["topic1", "topic2"])
+        #expect((items[0].contentHTML ?? items[0].contentText) == "Entry Description")
+    }
+
     @Test func moduleNamespacesWithoutTheirLastSlashAreRead() throws {
         let items = try FixtureSupport.parseFixture("rss-module-namespaces-without-trailing-slash.xml").items
         try #require(items.count == 1)

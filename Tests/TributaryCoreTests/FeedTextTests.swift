@@ -13,6 +13,8 @@ import TributaryCore
         ("a</script>b", "a b"), ("a<style>p{}</style>b<!-- c > d -->d<SCRIPT>x()</script>e", "a bd e"),
         // An unclosed `<` is text: nothing is lost.
         ("Title <span class=", "Title <span class="),
+        // A reference to a control character is left out; one to a tab or a line break is white space.
+        ("o&#x1F;ffre t&#7;i&#127;t", "offre tit"), ("a&#9;b&#x0A;&#13;c", "a b c"),
     ])
     func plainTextStripsTagsDecodesEntitiesAndCollapsesWhitespace(_ input: String, _ expected: String) {
         #expect(FeedText.plainText(Array(input.utf8)) == expected)

@@ -63,8 +63,10 @@ public enum FeedText {
                 // inline markup (`ft<sup>2</sup>`) does not.
                 if name == "script" || name == "style" || HTMLElements.separatesWords(name) { pendingSpace = true }
             } else if decodeEntities, byte == 0x26, let (scalar, next) = entity(bytes, at: index, inText: true) {
-                if scalar == 0x20 {
+                if scalar == 0x20 || scalar == 0x09 || scalar == 0x0A || scalar == 0x0D {
                     pendingSpace = true
+                } else if scalar < 0x20 || scalar == 0x7F {
+                    // A reference to a control character (`o&#x1F;ffre`) is left out, as the character itself is.
                 } else if scalar == 0xA0 {
                     appendNoBreakSpace()
                 } else {
