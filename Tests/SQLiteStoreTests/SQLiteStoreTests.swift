@@ -125,11 +125,20 @@ import TributaryCore
         #expect(try await store.items().map(\.item.id) == ["a", "x", "b"])
         try await store.close()
 
-        // The next run succeeds with b and c: exactly those are current.
+        // The next run succeeds with b and c: exactly those are current; b, saved by the failed run, is known (it
+        // keeps its first-seen time), c is new.
         store = try await SQLiteStore.open(at: directory.storeURL)
-        _ = try await store.save([Self.item("b"), Self.item("c")], from: "news", at: Self.t0.addingTimeInterval(60))
+        let changes = try await store.save(
+            [Self.item("b"), Self.item("c")],
+            from: "news",
+            at: Self.t0.addingTimeInterval(60)
+        )
+        #expect(changes.inserted.map(\.item.id) == ["c"])
+        #expect(changes.unchanged.map(\.item.id) + changes.updated.map(\.item.id) == ["b"])
         try await store.recordOutcome(.succeeded, for: "news", at: Self.t0.addingTimeInterval(60))
-        #expect(try await store.currentItems(from: "news").map(\.item.id) == ["b", "c"])
+        let current = try await store.currentItems(from: "news")
+        #expect(current.map(\.item.id) == ["b", "c"])
+        #expect(current.map(\.firstSeen) == [Self.t0, Self.t0.addingTimeInterval(60)])
         try await store.close()
 
         // A source whose last success delivered nothing has no current items either: a failed run leaves it so.

@@ -91,14 +91,17 @@ struct PipelineRouter {
         capPlaces = Array(repeating: Heap(), count: sources.count)
     }
 
-    /// The run's outcome so far: kept items in digest order and every status.
-    func result() -> PipelineResult {
+    /// The run's outcome: kept items in digest order and every status. Called once, at the end: the held items are
+    /// moved out rather than copied (50,000 copies, then 50,000 frees with the router, were a tenth of a second on
+    /// one core at the end of a 1,000-feed run).
+    mutating func result() -> PipelineResult {
         let outlines = entries.outlinesInDigestOrder()
-        return PipelineResult(
-            items: settings.holdsItems ? outlines.map { held[$0.key] ?? $0.placeholder } : [],
-            outlines: outlines,
-            statuses: statuses
-        )
+        var items: [FeedItem] = []
+        if settings.holdsItems {
+            items.reserveCapacity(outlines.count)
+            for outline in outlines { items.append(held.removeValue(forKey: outline.key) ?? outline.placeholder) }
+        }
+        return PipelineResult(items: items, outlines: outlines, statuses: statuses)
     }
 
     /// Handles one input: updates the run's state, writes to the store, publishes what changed.

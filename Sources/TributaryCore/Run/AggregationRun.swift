@@ -252,10 +252,12 @@ public struct AggregationRun: Sendable {
         )
         var held: [ItemKey: Int]?
         if holdsItems {
-            held = Dictionary(
-                zip(result.outlines.map(\.key), result.items.indices),
-                uniquingKeysWith: { first, _ in first }
-            )
+            // Sized once (growing it step by step rehashed every key already in it).
+            var positions = [ItemKey: Int](minimumCapacity: result.outlines.count)
+            for (position, outline) in result.outlines.enumerated() where positions[outline.key] == nil {
+                positions[outline.key] = position
+            }
+            held = positions
         }
         let outcome = Outcome(
             result: result,
