@@ -60,7 +60,9 @@ import Testing
     /// not change.
     func run(overlapping: Bool, holdsItems: Bool, slowStore: Bool = false) async throws -> Outcome {
         let memory = InMemoryItemStore()
-        let store: any ItemStore = slowStore ? SlowStore(base: memory) : memory
+        let store: any ItemStore =
+            slowStore
+            ? WrappedStore(base: memory, beforeWrite: { try await Task.sleep(for: .milliseconds(30)) }) : memory
         let earlier = hoursFromNow(-30)
         // Seen in an earlier run: keeps its first-seen time, which places it under the cap.
         _ = await memory.save([makeItem("b-undated-old")], from: "b", at: earlier)
@@ -157,7 +159,7 @@ import Testing
             outlines: result.outlines,
             statuses: result.statuses.map(timeless),
             stored: try await store.items(),
-            largestWrite: (store as? SlowStore)?.largestWrite.withLock { $0 } ?? 0
+            largestWrite: (store as? WrappedStore)?.largestWrite.withLock { $0 } ?? 0
         )
     }
 
@@ -197,7 +199,8 @@ import Testing
     /// A source's checkpoint is saved after the items it sent before it, without the router waiting for those saves:
     /// while the store is stuck writing one source's items, the router still takes the next source's batch.
     @Test func aCheckpointDoesNotMakeTheRouterWaitForTheStore() async throws {
-        let store = GatedStore(base: InMemoryItemStore())
+        let gate = Gate()
+        let store = WrappedStore(base: InMemoryItemStore(), beforeWrite: gate.wait)
         let turns = Turns()
         let sources = [
             PipelineSource(
@@ -222,7 +225,7 @@ import Testing
         while turns.current < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(turns.current == 2, "the router waited for the store at a's checkpoint instead of taking b's items")
         #expect(store.log.withLock { $0 }.isEmpty, "the store was to be stuck in its first save")
-        store.open()
+        gate.open()
         let result = try await run.value
         #expect(Set(result.outlines.map(\.id)) == ["a-1", "b-1"])
         #expect(try await store.checkpoint(for: "a") == SourceCheckpoint(["etag": "\"a\""]))
@@ -233,23 +236,34 @@ import Testing
         #expect(item < checkpoint, "\(log)")
     }
 
-    /// A store whose writes wait until ``open()``, logging what it saved in order.
-    final class GatedStore: ItemStore {
-        let base: InMemoryItemStore
+    /// A gate that writes wait at until it is opened.
+    final class Gate: Sendable {
         private let isOpen = Mutex(false)
-        let log = Mutex<[String]>([])
-
-        init(base: InMemoryItemStore) { self.base = base }
         func open() { isOpen.withLock { $0 = true } }
-        private func waitUntilOpen() async throws {
+        func wait() async throws {
             while !isOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        }
+    }
+
+    /// An in-memory store whose writes first run `beforeWrite` (a delay, so that batches queue up behind a save; a
+    /// gate), logging what they wrote in order and the most batches one save wrote.
+    final class WrappedStore: ItemStore {
+        let base: InMemoryItemStore
+        let beforeWrite: @Sendable () async throws -> Void
+        let log = Mutex<[String]>([])
+        let largestWrite = Mutex(0)
+
+        init(base: InMemoryItemStore, beforeWrite: @escaping @Sendable () async throws -> Void) {
+            self.base = base
+            self.beforeWrite = beforeWrite
         }
 
         func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
             try await save([SaveBatch(source: source, items: items, date: date)])[0]
         }
         func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
-            try await waitUntilOpen()
+            try await beforeWrite()
+            largestWrite.withLock { $0 = max($0, batches.count) }
             var changes: [StoreChanges] = []
             for batch in batches {
                 log.withLock { $0 += batch.items.map { "item \(batch.source)/\($0.id)" } }
@@ -264,39 +278,8 @@ import Testing
         }
         func checkpoint(for source: SourceID) async throws -> SourceCheckpoint { await base.checkpoint(for: source) }
         func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
-            try await waitUntilOpen()
+            try await beforeWrite()
             log.withLock { $0.append("checkpoint \(source)") }
-            await base.saveCheckpoint(checkpoint, for: source)
-        }
-        func lastDigestDate() async throws -> Date? { await base.lastDigestDate() }
-        func recordDigest(at date: Date) async throws { await base.recordDigest(at: date) }
-    }
-
-    /// A store that takes its time to write, so that batches queue up behind a save.
-    final class SlowStore: ItemStore {
-        let base: InMemoryItemStore
-
-        init(base: InMemoryItemStore) { self.base = base }
-        /// The most batches one save wrote.
-        let largestWrite = Mutex(0)
-
-        func save(_ items: [FeedItem], from source: SourceID, at date: Date) async throws -> StoreChanges {
-            try await save([SaveBatch(source: source, items: items, date: date)])[0]
-        }
-        func save(_ batches: [SaveBatch]) async throws -> [StoreChanges] {
-            try await Task.sleep(for: .milliseconds(30))
-            largestWrite.withLock { $0 = max($0, batches.count) }
-            var changes: [StoreChanges] = []
-            for batch in batches { changes.append(await base.save(batch.items, from: batch.source, at: batch.date)) }
-            return changes
-        }
-        func items() async throws -> [StoredItem] { await base.items() }
-        func items(_ keys: [ItemKey]) async throws -> [StoredItem] { try await base.items(keys) }
-        func currentItems(from source: SourceID) async throws -> [StoredItem] {
-            await base.currentItems(from: source)
-        }
-        func checkpoint(for source: SourceID) async throws -> SourceCheckpoint { await base.checkpoint(for: source) }
-        func saveCheckpoint(_ checkpoint: SourceCheckpoint, for source: SourceID) async throws {
             await base.saveCheckpoint(checkpoint, for: source)
         }
         func lastDigestDate() async throws -> Date? { await base.lastDigestDate() }
