@@ -8,6 +8,12 @@ import TributaryCore
 /// bounded by `fetchTimeout`. A live source (push) runs inside it without a fetch timeout: it ends only when it
 /// gives up, and is then restarted after `interval` like a failed fetch. The wrapper sends `started` once and
 /// nothing terminal: it runs until cancelled.
+///
+/// A pull source's checkpoints (its HTTP validators) are not passed on to the store: `watch` records no outcomes, so
+/// it never makes a fetch's items the source's current items, and a later `digest` answered `304` on validators
+/// saved by `watch` would serve the items of the last digest instead of those `watch` saw. The source keeps its
+/// validators in memory between polls (``ValidatorMemory``), so `watch` still polls conditionally. A live source's
+/// checkpoint (its resume cursor) is passed on.
 struct PollingSource: Source {
     struct Options: Decodable, Sendable {}
 
@@ -22,6 +28,9 @@ struct PollingSource: Source {
     var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     var id: SourceID { inner.id }
+
+    /// Whether the inner source is a live one (push), which runs until it gives up rather than fetching.
+    var isLive: Bool { fetchTimeout == nil }
 
     init(id: SourceID, options: Options, context: SourceContext) throws {
         throw SourceOptionError(key: "kind", message: "is internal to `tributary watch`")
@@ -64,10 +73,12 @@ struct PollingSource: Source {
     /// One run of the inner source, forwarding items and warnings; returns its terminal event.
     private func runOnce(into sink: EventSink) async -> Terminal? {
         let terminal = TerminalBox()
+        let isLive = isLive
         let forward = EventSink { event in
             switch event {
             case .started: break
-            case .items, .warning, .checkpoint: await sink.send(event)
+            case .items, .warning: await sink.send(event)
+            case .checkpoint: if isLive { await sink.send(event) }
             // Between polls, "not modified" means nothing to print: the items are on screen already.
             case .finished, .notModified: await terminal.set(.finished)
             case .failed(let error): await terminal.set(.failed(error))

@@ -68,6 +68,43 @@ import TributaryCore
     }
 }
 
+extension WatchTests {
+    /// A pull source's checkpoint (its validators) stays out of the store: `watch` marks no items current, so a later
+    /// digest answered `304` on it would serve stale items. A live source's checkpoint (its cursor) goes through.
+    @Test(arguments: [false, true])
+    func onlyALiveSourcesCheckpointReachesTheStore(live: Bool) async throws {
+        let inner = CheckpointingSource(id: "s")
+        var polling = PollingSource(inner: inner, interval: .seconds(900), fetchTimeout: live ? nil : .seconds(5))
+        polling.sleep = { _ in throw CancellationError() }
+        let events = Locked<[SourceEvent]>([])
+        await #expect(throws: CancellationError.self) {
+            try await polling.run(into: EventSink { event in events.withLock { $0.append(event) } })
+        }
+        let recorded = events.withLock { $0 }
+        let checkpoints = recorded.filter { if case .checkpoint = $0 { true } else { false } }
+        #expect(checkpoints == (live ? [.checkpoint(SourceCheckpoint(["etag": "\"1\""]))] : []))
+        #expect(recorded.contains { if case .items = $0 { true } else { false } })
+    }
+}
+
+/// Sends one item, a checkpoint and `finished`.
+private struct CheckpointingSource: Source {
+    struct Options: Decodable, Sendable {}
+    static let kind = "checkpointing"
+    static let documentation = SourceDocumentation(summary: "Test.", options: [], example: "{}")
+    let id: SourceID
+
+    init(id: SourceID, options: Options, context: SourceContext) throws { self.id = id }
+    init(id: SourceID) { self.id = id }
+
+    func run(into sink: EventSink) async throws {
+        await sink.started()
+        await sink.items([FeedItem(id: "item")])
+        await sink.checkpoint(SourceCheckpoint(["etag": "\"1\""]))
+        await sink.finished()
+    }
+}
+
 /// Succeeds with one item, then fails, then succeeds.
 private struct CountingSource: Source {
     struct Options: Decodable, Sendable {}
