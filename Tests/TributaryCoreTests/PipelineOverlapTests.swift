@@ -236,6 +236,47 @@ import Testing
         #expect(item < checkpoint, "\(log)")
     }
 
+    /// A source answered "not modified" has its stored items read in its own task: while the store is stuck writing
+    /// another source's items, the router still serves them and takes the next source's events; every event is
+    /// published, in the order decided.
+    @Test func notModifiedDoesNotMakeTheRouterWaitForTheStore() async throws {
+        let memory = InMemoryItemStore()
+        _ = await memory.save([makeItem("b-stored", published: hoursFromNow(-5))], from: "b", at: hoursFromNow(-30))
+        _ = try await memory.recordOutcome(.succeeded, for: "b", at: hoursFromNow(-30))
+        let gate = Gate()
+        let store = WrappedStore(base: memory, beforeWrite: gate.wait)
+        let turns = Turns()
+        let sources = [
+            PipelineSource(
+                source: TakingTurns("a", turn: 0, of: turns, [.started, .items([makeItem("a-1")]), .finished]),
+                kind: "turns"
+            ),
+            PipelineSource(source: TakingTurns("b", turn: 1, of: turns, [.started, .notModified]), kind: "turns"),
+            PipelineSource(
+                source: TakingTurns("c", turn: 2, of: turns, [.started, .items([makeItem("c-1")]), .finished]),
+                kind: "turns"
+            ),
+        ]
+        var settings = fixedSettings()
+        settings.overlapsSaves = true
+        let log = EventRecorder()
+        let run = Task {
+            try await Pipeline(sources: sources, settings: settings, store: store).run(onEvent: { log.record($0) })
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while turns.current < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(turns.current == 3, "the router waited for the store at b's 'not modified'")
+        gate.open()
+        let result = try await run.value
+        #expect(result.outlines.map(\.id).sorted() == ["a-1", "b-stored", "c-1"])
+        #expect(result.statuses.map(\.state) == [.succeeded, .notModified, .succeeded])
+        // Published in the order decided: a's item (once saved), then b's served one, then c's.
+        let added = log.all.flatMap { event -> [String] in
+            if case .itemsAdded(let items) = event { items.map(\.id) } else { [] }
+        }
+        #expect(added == ["a-1", "b-stored", "c-1"])
+    }
+
     /// A gate that writes wait at until it is opened.
     final class Gate: Sendable {
         private let isOpen = Mutex(false)

@@ -11,6 +11,9 @@ struct PipelineRouter {
         case event(Int, SourceEvent)
         /// A batch of items a source sent, already through its ``ItemIntake`` (in the source's own task).
         case items(Int, ItemIntake.Batch)
+        /// A source's `notModified`, with the stored items it serves already read and filtered in the source's own
+        /// task (``Served``), so that the router does not wait for the store for each of them.
+        case notModified(Int, Served)
         /// The source's task ended; sent after every event of that source.
         case ended(Int, Outcome)
     }
@@ -21,6 +24,17 @@ struct PipelineRouter {
         case threw(any Error)
         case timedOut(Duration)
         case cancelled
+    }
+
+    /// The stored items a `notModified` serves, read in the source's task: filtered, with their first-seen times by id.
+    struct Served: Sendable {
+        var items: [FeedItem]
+        var firstSeen: [String: Date]
+
+        init(_ stored: [StoredItem], intake: ItemIntake) {
+            items = intake.takeStored(stored.map(\.item))
+            firstSeen = Dictionary(stored.map { ($0.item.id, $0.firstSeen) }, uniquingKeysWith: { a, _ in a })
+        }
     }
 
     typealias Key = Deduplicator.Key
@@ -111,6 +125,8 @@ struct PipelineRouter {
             try await handle(event, from: index, taken: nil, publish: publish)
         case .items(let index, let batch):
             try await handle(.items(batch.items), from: index, taken: batch, publish: publish)
+        case .notModified(let index, let served):
+            try await handle(.notModified, from: index, taken: nil, served: served, publish: publish)
         case .ended(let index, let outcome):
             await end(index, outcome: outcome, publish: publish)
         }
@@ -118,11 +134,13 @@ struct PipelineRouter {
 
     // MARK: - Private
 
-    /// Handles one event; `taken` is the batch's intake when the event is `.items`.
+    /// Handles one event; `taken` is the batch's intake when the event is `.items`, `served` the stored items
+    /// already read when it is `.notModified`.
     private mutating func handle(
         _ event: SourceEvent,
         from index: Int,
         taken: ItemIntake.Batch?,
+        served: Served? = nil,
         publish: Publish
     ) async throws {
         if terminated[index] {
@@ -163,19 +181,18 @@ struct PipelineRouter {
         case .notModified:
             await ensureRunning(index, before: event, publish)
             // The stored items were normalised and saved when they arrived: they are served as they are, neither
-            // normalised nor written again (a warm run costs little more than its HTTP round trips).
-            try await finishSaves(publish: publish)
-            let stored = try await store.currentItems(from: sources[index].id)
-            if !stored.isEmpty {
-                try await receive(
-                    intakes[index].takeStored(stored.map(\.item)),
-                    from: index,
-                    publish: publish,
-                    storedFirstSeen: Dictionary(
-                        stored.map { ($0.item.id, $0.firstSeen) },
-                        uniquingKeysWith: { a, _ in a }
-                    )
-                )
+            // normalised nor written again (a warm run costs little more than its HTTP round trips). Read in the
+            // source's task when it sent no items before (``Served``); otherwise here, once the saves of its items
+            // are done.
+            let serving: Served
+            if let served {
+                serving = served
+            } else {
+                try await finishSaves(publish: publish)
+                serving = Served(try await store.currentItems(from: sources[index].id), intake: intakes[index])
+            }
+            if !serving.items.isEmpty {
+                try await receive(serving.items, from: index, publish: publish, storedFirstSeen: serving.firstSeen)
             }
             await finish(index, state: .notModified, publish: publish)
         }
@@ -339,8 +356,11 @@ struct PipelineRouter {
             } else {
                 try await finishSaves(publish: publish)
             }
-        } else {
+        } else if writing == nil, queued.isEmpty {
             await announce(notice, saved: [:], publish)
+        } else {
+            // Served from the store while saves are on their way: published after the events decided before it.
+            for event in events(of: notice, saved: [:]) { await emit(event, publish) }
         }
         // Nothing the store has yet to write is held any more: a run that reads its digest back from the store
         // keeps only outlines.
@@ -372,13 +392,20 @@ struct PipelineRouter {
     /// Publishes a batch's notice: its items as the store saved them (stamped with their stored first-seen times),
     /// else as the run holds them.
     private func announce(_ notice: Notice, saved: [Key: FeedItem], _ publish: Publish) async {
+        for event in events(of: notice, saved: saved) { await publish(event) }
+    }
+
+    /// The events of a batch's notice, in order: its items as the store saved them, else as the run holds them.
+    private func events(of notice: Notice, saved: [Key: FeedItem]) -> [PipelineEvent] {
         func item(_ key: Key) -> FeedItem? { saved[key] ?? held[key] ?? entries[key]?.outline.placeholder }
+        var events: [PipelineEvent] = []
         let added = notice.added.compactMap(item)
         let updated = notice.updated.compactMap(item)
-        if !added.isEmpty { await publish(.itemsAdded(added)) }
-        if !updated.isEmpty { await publish(.itemsUpdated(updated)) }
-        if !notice.removed.isEmpty { await publish(.itemsRemoved(notice.removed)) }
-        for status in notice.statuses { await publish(.sourceStatusChanged(status)) }
+        if !added.isEmpty { events.append(.itemsAdded(added)) }
+        if !updated.isEmpty { events.append(.itemsUpdated(updated)) }
+        if !notice.removed.isEmpty { events.append(.itemsRemoved(notice.removed)) }
+        for status in notice.statuses { events.append(.sourceStatusChanged(status)) }
+        return events
     }
 
     /// Publishes `event` now, or after the batches whose saves are on their way, keeping the order events were
