@@ -160,7 +160,7 @@ extension FeedSAXHandler {
             start -= 1
         }
         guard start.pointee == 0x26, (start + 1).pointee == 0x23 else { return }
-        if let value = Self.characterReferenceValue(UnsafeBufferPointer(start: start + 2, count: cursor - start - 3)),
+        if let (value, _) = FeedText.entity(UnsafeBufferPointer(start: start, count: cursor - start), at: 0),
             (1...0x1F).contains(value)
         {
             return
@@ -170,26 +170,6 @@ extension FeedSAXHandler {
             guard let pointer = buffer.baseAddress else { return }
             characters(pointer, count: buffer.count)
         }
-    }
-
-    /// The code point a numeric reference's digits (`31`, `x1F`, between `&#` and `;`) name; `nil` when they are
-    /// not a number or name one beyond Unicode.
-    static func characterReferenceValue(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = digits.first else { return nil }
-        let hex = first | 0x20 == 0x78
-        let radix = hex ? 16 : 10
-        var value = 0
-        for byte in digits.dropFirst(hex ? 1 : 0) {
-            let digit: Int
-            switch byte {
-            case 0x30...0x39: digit = Int(byte - 0x30)
-            case 0x41...0x46 where hex, 0x61...0x66 where hex: digit = Int(byte | 0x20) - 0x61 + 10
-            default: return nil
-            }
-            value = value * radix + digit
-            guard value <= 0x10FFFF else { return nil }
-        }
-        return digits.count > (hex ? 1 : 0) ? value : nil
     }
 
     /// Reads again, from the raw start tag, the attribute values in which libxml2 dropped a reference: a raw `&`

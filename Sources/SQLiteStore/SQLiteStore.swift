@@ -139,22 +139,20 @@ public actor SQLiteStore: StateStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, id) DO NOTHING
                 """
         )
+        /// Inserts the item as first seen now (current when `current`); `false` when its key was there already.
+        func insertNew(_ item: FeedItem) throws -> Bool {
+            let stamped = StoredItem.stamped(item, firstSeen: date)
+            try insert.execute(arguments: [
+                source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
+                date.timeIntervalSince1970, run, current,
+            ])
+            guard db.changesCount == 1 else { return false }
+            changes.inserted.append(StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date))
+            return true
+        }
         for item in batch.items {
-            if current {
-                let stamped = StoredItem.stamped(item, firstSeen: date)
-                try insert.execute(arguments: [
-                    source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
-                    date.timeIntervalSince1970, run, true,
-                ])
-                if db.changesCount == 1 {
-                    changes.inserted.append(
-                        StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date)
-                    )
-                    continue
-                }
-            }
-            let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id])
-            if let existing {
+            if current, try insertNew(item) { continue }
+            if let existing = try Row.fetchOne(select, arguments: [source.rawValue, item.id]) {
                 let firstSeen = Date(timeIntervalSince1970: existing["first_seen"])
                 let stamped = StoredItem.stamped(item, firstSeen: firstSeen)
                 let json = StoredItem.storedJSON(stamped)
@@ -167,12 +165,7 @@ public actor SQLiteStore: StateStore {
                     changes.updated.append(stored)
                 }
             } else {
-                let stamped = StoredItem.stamped(item, firstSeen: date)
-                try insert.execute(arguments: [
-                    source.rawValue, item.id, StoredItem.storedJSON(stamped), date.timeIntervalSince1970,
-                    date.timeIntervalSince1970, run, current,
-                ])
-                changes.inserted.append(StoredItem(item: stamped, sourceID: source, firstSeen: date, lastSeen: date))
+                _ = try insertNew(item)
             }
         }
         return changes

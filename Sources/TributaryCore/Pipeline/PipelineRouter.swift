@@ -356,10 +356,9 @@ struct PipelineRouter {
             } else {
                 try await finishSaves(publish: publish)
             }
-        } else if writing == nil, queued.isEmpty {
-            await announce(notice, saved: [:], publish)
         } else {
-            // Served from the store while saves are on their way: published after the events decided before it.
+            // Served from the store: published now, or after the events decided before it while saves are on
+            // their way.
             for event in events(of: notice, saved: [:]) { await emit(event, publish) }
         }
         // Nothing the store has yet to write is held any more: a run that reads its digest back from the store
