@@ -140,13 +140,15 @@ struct ItemBuilder {
         let atomID = read(atomID.take())
         let resolvedID = resolvedID.take()
         // With no link to a web page, a permalink guid or an Atom id is the item's address when it is an absolute URI
-        // (`https:`, `tag:`, `urn:`, `yt:`...), as feedparser reads it (its `guidislink`); another Atom link
-        // (`related`, a content `src`) is the last resort.
+        // (`https:`, `tag:`, `urn:`, `yt:`...), as feedparser reads it (its `guidislink`). Another Atom link
+        // (`related`, `via`, a podcast's deep link, a content `src`) leads elsewhere: it is the item's
+        // `external_url`, which the digest links to when there is no address, never its address.
         let url =
             alternateLink.take() ?? read(link.take())
             ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.address))
-            ?? firstAtomLink.take()
+        let elsewhere = firstAtomLink.take()
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
+        if url == nil { item.externalURL = elsewhere }
         item.language = language.take()
         // The content is content:encoded, else Atom HTML content or RSS description, else (when the entry has no
         // content at all) an HTML summary; a description or HTML summary beside the content is the summary's text.

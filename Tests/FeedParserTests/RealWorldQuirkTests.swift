@@ -198,14 +198,14 @@ extension RealWorldQuirkTests {
         )
     }
 
-    /// A podcast item without `<link>`: its Flattr `payment` link is no address of the episode, its Podlove deep
-    /// link is; with only the payment link, the item has no address.
+    /// A podcast item without `<link>`: its Flattr `payment` link is no address of the episode; its Podlove deep
+    /// link leads to the episode elsewhere (its `external_url`, which a digest links to), and is not its address
+    /// either, as feedparser reads it. With only the payment link, the item has neither.
     @Test func aPaymentLinkIsNeverAnItemsAddress() throws {
         let items = try FixtureSupport.parseFixture("rss-podcast-atom-payment-link.xml").items
         try #require(items.count == 2)
-        #expect(items[0].url == "http://fanboys.fm/#166:")
-        #expect(items[1].url == nil)
-        #expect(items.allSatisfy { $0.externalURL == nil })
+        #expect(items.map(\.url) == [nil, nil])
+        #expect(items.map(\.externalURL) == ["http://fanboys.fm/#166:", nil])
         // The links themselves are kept, with their relations.
         #expect(items[1].tributary?.links.map(\.rel) == ["payment"])
         #expect(
@@ -213,6 +213,19 @@ extension RealWorldQuirkTests {
                 "http://fanboys.fm/episodes/FAN166.mp3", "http://fanboys.fm/episodes/FAN165.mp3",
             ]
         )
+    }
+
+    /// An RSS item's `<link>` written the Atom way with a relation other than `alternate` (Podlove's Simple
+    /// Chapters example) is read by that relation, as feedparser reads it: `rel="enclosure"` is an attachment, not
+    /// the item's address, which stays the alternate link before it.
+    @Test func anRSSLinkWithARelationIsReadByIt() throws {
+        let items = try FixtureSupport.parseFixture("rss-link-rel-enclosure-without-namespace.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].url == "http://podlove.org/podcast/1")
+        #expect(items[0].externalURL == nil)
+        #expect(items[0].attachments.map(\.url) == ["http://podlove.org/files/fiatlux.mp3"])
+        #expect(items[0].attachments.first?.mimeType == "audio/mpeg")
+        #expect(items[0].attachments.first?.sizeInBytes == 12345)
     }
 
     /// A reference to a control character inside a word (XML does not allow it) is left out, as the raw character
