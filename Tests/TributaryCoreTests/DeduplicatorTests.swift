@@ -54,6 +54,36 @@ import TributaryCore
         )
     }
 
+    /// The router keeps each kept item's entry in an array by the deduplicator's slot: two kept keys must never
+    /// share a slot, a key let go gives its slot to the next one kept, a replacing key takes over the slot of the key
+    /// it replaces, and an item that is not kept takes none.
+    @Test func slotsAreOneAKeptKeyAndReused() {
+        var deduplicator = Deduplicator()
+        let a = ItemKey(source: "one", id: "a")
+        let b = ItemKey(source: "one", id: "b")
+        #expect(deduplicator.classify(makeItem("a", url: "https://example.org/a"), from: "one") == .new)
+        #expect(deduplicator.classify(makeItem("b", url: "https://example.org/b"), from: "one") == .new)
+        #expect(deduplicator.slot(of: a) == 0)
+        #expect(deduplicator.slot(of: b) == 1)
+        #expect(deduplicator.classify(makeItem("a", title: "changed"), from: "one") == .update)
+        #expect(deduplicator.classify(makeItem("x", url: "https://example.org/a"), from: "two") == .duplicate(of: a))
+        #expect(deduplicator.slot(of: ItemKey(source: "two", id: "x")) == nil)
+        #expect(deduplicator.slotLimit == 2)
+
+        deduplicator.forget(a)
+        #expect(deduplicator.slot(of: a) == nil)
+        #expect(deduplicator.classify(makeItem("c"), from: "one") == .new)
+        #expect(deduplicator.slot(of: ItemKey(source: "one", id: "c")) == 0)
+
+        let y = ItemKey(source: "two", id: "y")
+        deduplicator.transfer(b, to: y)
+        #expect(deduplicator.slot(of: b) == nil)
+        #expect(deduplicator.slot(of: y) == 1)
+        // b's URL went with its slot: another source's copy is now y's duplicate.
+        #expect(deduplicator.classify(makeItem("z", url: "https://example.org/b"), from: "three") == .duplicate(of: y))
+        #expect(deduplicator.slotLimit == 2)
+    }
+
     @Test func itemsWithoutURLsAreNeverDuplicates() {
         var deduplicator = Deduplicator()
         #expect(deduplicator.classify(FeedItem(id: "a"), from: "one") == .new)

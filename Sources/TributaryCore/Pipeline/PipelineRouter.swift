@@ -308,7 +308,7 @@ struct PipelineRouter {
                 keep(item, from: index, now: now, batch: &batch)
             case .update:
                 let key = Key(source: source.id, id: item.id)
-                guard var entry = entries[key] else { continue }
+                guard var entry = entry(of: key) else { continue }
                 var updated = item
                 updated.tributary?.alsoIn = entry.outline.alsoIn
                 updated.tributary?.firstSeen = entry.outline.firstSeen
@@ -319,7 +319,7 @@ struct PipelineRouter {
                 setEntry(entry, for: key)
                 batch.markUpdated(key)
             case .duplicate(let owner):
-                guard var entry = entries[owner] else { continue }
+                guard let slot = deduplicator.slot(of: owner), var entry = entries[slot] else { continue }
                 if index < entry.sourceIndex, canKeep(item, from: index, now: now) {
                     // The source listed first in feeds.json keeps the item, so a digest does not depend on which
                     // source happened to answer first.
@@ -329,7 +329,7 @@ struct PipelineRouter {
                 let reference = TributaryExtension.ItemReference(source: source.id, id: item.id, url: item.url)
                 guard !entry.outline.alsoIn.contains(reference) else { continue }
                 entry.outline.alsoIn.append(reference)
-                entries[owner] = entry
+                entries[slot] = entry
                 if var whole = held[owner] {
                     var tributary = whole.tributary ?? TributaryExtension()
                     tributary.alsoIn = entry.outline.alsoIn
@@ -396,7 +396,7 @@ struct PipelineRouter {
 
     /// The events of a batch's notice, in order: its items as the store saved them, else as the run holds them.
     private func events(of notice: Notice, saved: [Key: FeedItem]) -> [PipelineEvent] {
-        func item(_ key: Key) -> FeedItem? { saved[key] ?? held[key] ?? entries[key]?.outline.placeholder }
+        func item(_ key: Key) -> FeedItem? { saved[key] ?? held[key] ?? entry(of: key)?.outline.placeholder }
         var events: [PipelineEvent] = []
         let added = notice.added.compactMap(item)
         let updated = notice.updated.compactMap(item)
@@ -535,7 +535,7 @@ struct PipelineRouter {
     /// Keeps `item` in place of `owner`, another source's copy of it, moving the owner and the sources it recorded
     /// into the item's `also_in`.
     private mutating func promote(_ item: FeedItem, from index: Int, over owner: Key, now: Date, batch: inout Batch) {
-        guard let displaced = entries[owner] else { return }
+        guard let ownerSlot = deduplicator.slot(of: owner), let displaced = entries[ownerSlot] else { return }
         let key = Key(source: sources[index].id, id: item.id)
         var promoted = item
         var tributary = promoted.tributary ?? TributaryExtension()
@@ -548,7 +548,7 @@ struct PipelineRouter {
         }
         promoted.tributary = tributary
 
-        entries[owner] = nil
+        entries[ownerSlot] = nil
         keptCounts[displaced.sourceIndex] -= 1
         batch.evict(owner, item: held.removeValue(forKey: owner) ?? displaced.outline.placeholder)
         deduplicator.transfer(owner, to: key)
@@ -569,11 +569,12 @@ struct PipelineRouter {
         arrivalCounters[index] += 1
         if let cap = sources[index].maxItems ?? settings.maxItemsPerSource, keptCounts[index] >= cap {
             cappedCounts[index] += 1
-            guard cap > 0, let (oldestKey, oldest) = oldestKept(by: index), entry.position < oldest.position else {
+            guard cap > 0, let (oldestKey, oldestSlot, oldest) = oldestKept(by: index), entry.position < oldest.position
+            else {
                 deduplicator.forget(key)
                 return
             }
-            entries[oldestKey] = nil
+            entries[oldestSlot] = nil
             keptCounts[index] -= 1
             deduplicator.forget(oldestKey)
             batch.evict(oldestKey, item: held.removeValue(forKey: oldestKey) ?? oldest.outline.placeholder)
@@ -587,20 +588,28 @@ struct PipelineRouter {
     /// Stores an entry, and when it is new or its place in the digest order changed, records that place for the
     /// source's cap.
     private mutating func setEntry(_ entry: Kept, for key: Key) {
-        let previous = entries.updateValue(entry, forKey: key)
-        let place = CapPlace(key: key, entry: entry)
-        if previous.map({ CapPlace(key: key, entry: $0) }) != place { capPlaces[entry.sourceIndex].insert(place) }
+        guard let slot = deduplicator.slot(of: key) else { return }
+        let previous = entries[slot]
+        entries[slot] = entry
+        if previous?.position != entry.position {
+            capPlaces[entry.sourceIndex].insert(CapPlace(slot: slot, entry: entry))
+        }
+    }
+
+    /// The entry of a kept item.
+    private func entry(of key: Key) -> Kept? {
+        deduplicator.slot(of: key).flatMap { entries[$0] }
     }
 
     /// The kept item of a source that comes last in the digest order: the one a cap lets go first. Places recorded
     /// before an item changed or left are dropped as they come up, so each lookup costs a logarithm, not a scan of
     /// every kept item (which made a flood of 680,000 items quadratic).
-    private mutating func oldestKept(by index: Int) -> (key: Key, entry: Kept)? {
+    private mutating func oldestKept(by index: Int) -> (key: Key, slot: Int, entry: Kept)? {
         while let place = capPlaces[index].max {
-            if let entry = entries[place.key], entry.sourceIndex == index,
-                CapPlace(key: place.key, entry: entry) == place
-            {
-                return (place.key, entry)
+            // A slot let go may hold another item since; the place is still this one's only if the position is the
+            // same (a position names its source and arrival, which no other item has).
+            if let entry = entries[Int(place.slot)], entry.position == place.position {
+                return (entry.outline.key, Int(place.slot), entry)
             }
             capPlaces[index].removeMax()
         }
@@ -630,7 +639,7 @@ struct PipelineRouter {
                     sourceID,
                     keys.compactMap { key in
                         if let item = held[key] { return .item(item) }
-                        return entries[key].map { .stored($0.outline) }
+                        return entry(of: key).map { .stored($0.outline) }
                     }
                 )
             )
@@ -648,7 +657,7 @@ struct PipelineRouter {
             for stored in changes.all {
                 let key = Key(source: sourceID, id: stored.item.id)
                 items[key] = stored.item
-                guard var entry = entries[key] else { continue }
+                guard var entry = entry(of: key) else { continue }
                 entry.outline.firstSeen = stored.firstSeen
                 entry.firstSeen = stored.firstSeen
                 setEntry(entry, for: key)
@@ -793,60 +802,45 @@ private struct Batch {
 }
 
 /// An item's place in the digest order, as a source's cap compares them: the greatest is the item the digest shows
-/// last (the oldest).
+/// last (the oldest). It names the item by its slot (``Deduplicator/slot(of:)``), half the size of its key.
 private struct CapPlace: Comparable {
-    let key: Deduplicator.Key
+    let slot: Int32
     let position: ItemOrdering.Position
 
-    init(key: Deduplicator.Key, entry: ItemOrdering.Entry) {
-        self.key = key
+    init(slot: Int, entry: ItemOrdering.Entry) {
+        self.slot = Int32(slot)
         position = entry.position
     }
 
     static func < (lhs: CapPlace, rhs: CapPlace) -> Bool { lhs.position < rhs.position }
 }
 
-/// The kept items' entries by key, compact: the entries side by side in one array (a slot an item, slots of items
-/// let go reused) and a dictionary from key to slot. A dictionary of the entries themselves reserves room for up to
-/// twice as many entries as it holds; here only the small slot numbers pay that.
+/// The kept items' entries side by side in one array, by their slot in the run's ``Deduplicator`` (which hands
+/// slots out and reuses those of items let go): a table of the entries by key would reserve room for up to twice as
+/// many entries as it holds, and a second table from key to slot would repeat the deduplicator's.
 private struct KeptItems {
-    private var slots: [ItemOrdering.Entry] = []
-    private var slotOfKey: [ItemKey: Int32] = [:]
-    private var freeSlots: [Int32] = []
+    private var slots: [ItemOrdering.Entry?] = []
 
-    subscript(key: ItemKey) -> ItemOrdering.Entry? {
-        get { slotOfKey[key].map { slots[Int($0)] } }
+    subscript(slot: Int) -> ItemOrdering.Entry? {
+        get { slot < slots.count ? slots[slot] : nil }
         set {
-            if let newValue {
-                if let slot = slotOfKey[key] {
-                    slots[Int(slot)] = newValue
-                } else if let slot = freeSlots.popLast() {
-                    slots[Int(slot)] = newValue
-                    slotOfKey[key] = slot
-                } else {
-                    slotOfKey[key] = Int32(slots.count)
-                    slots.append(newValue)
-                }
-            } else if let slot = slotOfKey.removeValue(forKey: key) {
-                freeSlots.append(slot)
+            if slot >= slots.count {
+                guard newValue != nil else { return }
+                slots.append(contentsOf: repeatElement(nil, count: slot + 1 - slots.count))
             }
+            slots[slot] = newValue
         }
-    }
-
-    /// Sets the entry of `key` and returns the one it replaces.
-    mutating func updateValue(_ entry: ItemOrdering.Entry, forKey key: ItemKey) -> ItemOrdering.Entry? {
-        let previous = self[key]
-        self[key] = entry
-        return previous
     }
 
     /// The kept items' outlines in digest order (``ItemOrdering/Position``), sorting small places rather than the
     /// entries themselves.
     func outlinesInDigestOrder() -> [ItemOutline] {
         var places: [(position: ItemOrdering.Position, slot: Int32)] = []
-        places.reserveCapacity(slotOfKey.count)
-        for slot in slotOfKey.values { places.append((slots[Int(slot)].position, slot)) }
+        places.reserveCapacity(slots.count)
+        for (slot, entry) in slots.enumerated() {
+            if let entry { places.append((entry.position, Int32(slot))) }
+        }
         places.sort { $0.position < $1.position }
-        return places.map { slots[Int($0.slot)].outline }
+        return places.compactMap { slots[Int($0.slot)]?.outline }
     }
 }
