@@ -49,7 +49,14 @@ struct WatchCommand: AsyncParsableCommand {
             try await watchStore(store, configuration: configuration, interval: interval)
             return
         }
-        let savedStates = try await store.checkpoints()
+        // Only a live source resumes from its saved checkpoint (its cursor). A pull source starts without the
+        // validators a digest saved: `watch` begins with what every feed holds now, whether or not it changed since
+        // that digest (answered `304` on them, a feed showed nothing until it changed), and then polls
+        // conditionally on the validators of its own fetches (``PollingSource``).
+        let live = Set(
+            configuration.enabledSources.filter { registry.sourceType(forKind: $0.kind) is PushSource.Type }.map(\.id)
+        )
+        let savedStates = try await store.checkpoints().filter { live.contains($0.key) }
         let sources = try ConfiguredSources.make(
             configuration,
             registry: registry,

@@ -91,4 +91,44 @@ import Testing
             #expect(second.standardOutput.contains("| blog | not modified | 2 |"), "\(second.standardOutput)")
         }
     }
+
+    /// `watch` after a digest: a feed unchanged since the digest still shows its items when `watch` starts (its
+    /// first fetch does not send the digest's validators, whose `304` showed nothing), and the next polls are
+    /// conditional on the validators of `watch`'s own fetches.
+    @Test func watchStartsWithTheItemsOfAFeedUnchangedSinceTheLastDigest() async throws {
+        let requests = Requests()
+        try await Self.withServer(requests) { port in
+            let workspace = try Workspace()
+            let config = """
+                { "title": "Blog digest", "timeZone": "UTC",
+                  "sources": [{ "id": "blog", "kind": "rss", "url": "http://127.0.0.1:\(port)/feed.xml" }] }
+                """
+            try Data(config.utf8).write(to: workspace.url.appendingPathComponent("feeds.json"))
+            let digest = try TributaryProcess.run(["digest", "-o", "-"], in: workspace.url)
+            #expect(digest.status == 0, "\(digest.standardError)")
+
+            let watcher = try RunningTributary(
+                ["watch", "-c", workspace.url.appendingPathComponent("feeds.json").path, "--interval", "300ms"],
+                in: workspace.url,
+                name: "watch"
+            )
+            let output = workspace.url.appendingPathComponent("watch.out")
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(15)
+            var shown = ""
+            while clock.now < end {
+                shown = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                if shown.contains("Second post"), await requests.count >= 3 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            watcher.send(SIGTERM)
+            let status = try await watcher.wait(upTo: .seconds(10))
+            #expect(shown.contains("First post") && shown.contains("Second post"), "watch showed: \(shown)")
+            #expect(status == 0, "\(watcher.standardError)")
+            // The digest's fetch, watch's first (unconditional) fetch, then its polls, each conditional.
+            let (count, conditional) = (await requests.count, await requests.conditional)
+            #expect(count >= 3)
+            #expect(conditional == count - 2, "\(count) requests, \(conditional) conditional")
+        }
+    }
 }
