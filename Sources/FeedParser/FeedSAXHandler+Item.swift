@@ -508,8 +508,8 @@ extension FeedSAXHandler {
             guard FeedItem.isSafeLink(resolved) else { break }
             if Self.isWebPage(link) {
                 item.alternateLink = resolved
-            } else if item.firstAtomLink == nil {
-                item.firstAtomLink = resolved
+            } else if item.otherAlternateLink == nil {
+                item.otherAlternateLink = resolved
             }
         case "enclosure":
             guard !Self.trimmed(written).isEmpty else { break }  // `href=""` names no file
@@ -533,10 +533,11 @@ extension FeedSAXHandler {
         "help", "index", "profile", "pingback", "webmention", "preview", "terms-of-service", "privacy-policy",
     ]
 
-    /// Whether an Atom link leads to a web page: no type, or an HTML one.
+    /// Whether an Atom link leads to a web page: no type, or an HTML one (`text/html; charset=utf-8` too).
     static func isWebPage(_ link: TributaryExtension.Link) -> Bool {
-        guard let type = link.type?.lowercased() else { return true }
-        return type == "text/html" || type == "application/xhtml+xml"
+        guard let type = link.type else { return true }
+        let essence = trimmed(String(type.prefix { $0 != ";" })).lowercased()
+        return essence == "text/html" || essence == "application/xhtml+xml"
     }
 
     /// Starts reading an Atom link whose address is its text (`<link rel="alternate">https://...</link>`, an RSS

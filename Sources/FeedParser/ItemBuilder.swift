@@ -17,6 +17,9 @@ struct ItemBuilder {
     var rdfAbout: String?
     var link: RawText?
     var alternateLink: String?
+    /// The first alternate link to something other than a web page (a PDF): the entry itself in another form.
+    var otherAlternateLink: String?
+    /// The first Atom link that leads elsewhere (`related`, `via`, a podcast's deep link, a content `src`).
     var firstAtomLink: String?
     var title: RawText?
     /// Whether ``title`` is only white space (then a later title replaces it).
@@ -140,12 +143,14 @@ struct ItemBuilder {
         let atomID = read(atomID.take())
         let resolvedID = resolvedID.take()
         // With no link to a web page, a permalink guid or an Atom id is the item's address when it is an absolute URI
-        // (`https:`, `tag:`, `urn:`, `yt:`...), as feedparser reads it (its `guidislink`). Another Atom link
-        // (`related`, `via`, a podcast's deep link, a content `src`) leads elsewhere: it is the item's
-        // `external_url`, which the digest links to when there is no address, never its address.
+        // (`https:`, `tag:`, `urn:`, `yt:`...), as feedparser reads it (its `guidislink`), else an alternate of
+        // another type. Another Atom link (`related`, `via`, a podcast's deep link, a content `src`) leads
+        // elsewhere: it is the item's `external_url`, which the digest links to when there is no address, never its
+        // address (feedparser gives such an item no link).
         let url =
             alternateLink.take() ?? read(link.take())
             ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.address))
+            ?? otherAlternateLink.take()
         let elsewhere = firstAtomLink.take()
         var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
         if url == nil { item.externalURL = elsewhere }

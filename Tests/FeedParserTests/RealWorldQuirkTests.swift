@@ -106,9 +106,10 @@ extension RealWorldQuirkTests {
         #expect(
             items.map(\.url) == [
                 "https://links.example/1.html", "https://links.example/2/fr", "https://links.example/3",
-                "tag:links.example,2026:4",
+                "tag:links.example,2026:4", "https://links.example/5", "https://links.example/6.pdf", nil,
             ]
         )
+        #expect(items.map(\.externalURL) == [nil, nil, nil, nil, nil, nil, "https://elsewhere.example/7"])
     }
 
     @Test func anEnclosureWithAnEmptyURLIsNoAttachment() throws {
