@@ -60,15 +60,23 @@ import Testing
         }
     }
 
-    @Test func aSecondDigestGets304sAndRendersTheSameItemsMarkedNotModified() async throws {
-        let requests = Requests()
-        try await Self.withServer(requests) { port in
+    /// Runs `body` with a real HTTP server on 127.0.0.1 and a workspace whose feeds.json has one RSS source on it,
+    /// `blog`.
+    private static func withBlog(_ requests: Requests, _ body: (Workspace) async throws -> Void) async throws {
+        try await withServer(requests) { port in
             let workspace = try Workspace()
             let config = """
                 { "title": "Blog digest", "timeZone": "UTC",
                   "sources": [{ "id": "blog", "kind": "rss", "url": "http://127.0.0.1:\(port)/feed.xml" }] }
                 """
             try Data(config.utf8).write(to: workspace.url.appendingPathComponent("feeds.json"))
+            try await body(workspace)
+        }
+    }
+
+    @Test func aSecondDigestGets304sAndRendersTheSameItemsMarkedNotModified() async throws {
+        let requests = Requests()
+        try await Self.withBlog(requests) { workspace in
             let arguments = ["digest", "--format", "markdown", "-o", "-"]
 
             let first = try TributaryProcess.run(arguments, in: workspace.url)
@@ -97,13 +105,7 @@ import Testing
     /// conditional on the validators of `watch`'s own fetches.
     @Test func watchStartsWithTheItemsOfAFeedUnchangedSinceTheLastDigest() async throws {
         let requests = Requests()
-        try await Self.withServer(requests) { port in
-            let workspace = try Workspace()
-            let config = """
-                { "title": "Blog digest", "timeZone": "UTC",
-                  "sources": [{ "id": "blog", "kind": "rss", "url": "http://127.0.0.1:\(port)/feed.xml" }] }
-                """
-            try Data(config.utf8).write(to: workspace.url.appendingPathComponent("feeds.json"))
+        try await Self.withBlog(requests) { workspace in
             let digest = try TributaryProcess.run(["digest", "-o", "-"], in: workspace.url)
             #expect(digest.status == 0, "\(digest.standardError)")
 
@@ -112,14 +114,9 @@ import Testing
                 in: workspace.url,
                 name: "watch"
             )
-            let output = workspace.url.appendingPathComponent("watch.out")
-            let clock = ContinuousClock()
-            let end = clock.now + .seconds(15)
-            var shown = ""
-            while clock.now < end {
-                shown = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                if shown.contains("Second post"), await requests.count >= 3 { break }
-                try await Task.sleep(for: .milliseconds(100))
+            let shown = try await watcher.output(upTo: .seconds(15)) { shown in
+                guard shown.contains("Second post") else { return false }
+                return await requests.count >= 3
             }
             watcher.send(SIGTERM)
             let status = try await watcher.wait(upTo: .seconds(10))

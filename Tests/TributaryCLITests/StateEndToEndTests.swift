@@ -141,15 +141,7 @@ import TributaryCore
         try feed(["old", "new"])
         let second = try TributaryProcess.run(["summary"], in: workspace.url, environment: realTime)
         #expect(second.status == 0, "\(second.standardError)")
-        let output = workspace.url.appendingPathComponent("watch.out")
-        let clock = ContinuousClock()
-        let end = clock.now + .seconds(10)
-        var shown = ""
-        while clock.now < end {
-            shown = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if shown.contains("Story new") { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let shown = try await watcher.output(upTo: .seconds(10)) { $0.contains("Story new") }
         watcher.send(SIGTERM)
         let status = try await watcher.wait(upTo: .seconds(10))
         #expect(shown.contains("Story new"), "watch showed: \(shown) \(watcher.standardError)")

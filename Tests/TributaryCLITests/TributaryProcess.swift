@@ -112,12 +112,13 @@ final class Workspace {
 /// happened).
 final class RunningTributary: Sendable {
     let pid: pid_t
+    let outputFile: URL
     let errorFile: URL
 
     /// Starts `tributary` with `arguments`, its output in `directory`, in the working directory of the tests (the
     /// arguments must not name relative paths).
     init(_ arguments: [String], in directory: URL, name: String, environment: [String: String] = [:]) throws {
-        let outputFile = directory.appendingPathComponent("\(name).out")
+        outputFile = directory.appendingPathComponent("\(name).out")
         errorFile = directory.appendingPathComponent("\(name).err")
         let executable = try TributaryProcess.executable.path
         var fullEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
@@ -165,4 +166,18 @@ final class RunningTributary: Sendable {
     }
 
     var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    /// What the process has written to its standard output, read again every 100 ms until `done` holds for it or
+    /// `limit` has passed.
+    func output(upTo limit: Duration, until done: (String) async -> Bool) async throws -> String {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        var shown = ""
+        while clock.now < end {
+            shown = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+            if await done(shown) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return shown
+    }
 }
