@@ -311,6 +311,15 @@ extension RealWorldQuirkTests {
 }
 
 extension RealWorldQuirkTests {
+    /// A `<link rel="self" href="..."/>` without the Atom namespace after an RSS channel's `<link>` is the feed's
+    /// own address, not its home page; in an item, it is not the item's address.
+    @Test func anRSSSelfLinkWithoutTheAtomNamespaceIsNoHomePage() throws {
+        let result = try FixtureSupport.parseFixture("rss-channel-self-link-without-namespace.xml")
+        #expect(result.metadata?.link == "https://blog.example.org/")
+        #expect(result.metadata?.feedURL == "https://blog.example.org/feed.xml")
+        #expect(result.items.map(\.url) == ["https://blog.example.org/a-post"])
+    }
+
     @Test func aFeedsHomePageIsAnAlternateWebPageBeforeAnotherType() throws {
         let result = try FixtureSupport.parseFixture("atom-feed-alternate-rss-before-home-page.xml")
         #expect(result.metadata?.link == "https://home.example/")
