@@ -209,6 +209,7 @@ enum ElementKind: UInt8 {
         case "abstract": .description  // CDF's description
         case "expirationdate": .expirationDate
         case "summary": .atomSummary  // an RSS item's `<summary>`, read as feedparser reads it: its summary
+        case "id": .atomID  // an RSS item's `<id>` (Assembla's tickets), its id when it has no guid, as in feedparser
         // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
         // reads them wherever they are.
         case "updated", "modified": .atomUpdated
@@ -241,6 +242,9 @@ enum ElementKind: UInt8 {
         case "source": .atomSource
         case "info": .atomInfo
         case "rights", "copyright": .rights
+        // RSS's `<enclosure>` in an Atom entry (WordPress 2.0's Atom 0.3 feeds of podcasts), read as feedparser
+        // reads it: the episode's audio.
+        case "enclosure": .enclosure
         default: nil
         }
     }

@@ -173,6 +173,8 @@ extension FeedSAXHandler {
         case .itunesKeywords:
             Self.addKeywords(FeedText.plainText(text.bytes), to: &channelTags)
         case .description, .dcDescription, .atomSubtitle, .itunesSummary:
+            // An `itunes:summary` is plain text unless it looks like HTML, as in an item.
+            if kind == .itunesSummary, !FeedText.looksLikeHTML(text.bytes) { captureType = .text }
             if channelDescription == nil {
                 channelDescription =
                     captureType == .text

@@ -284,7 +284,7 @@ extension FeedSAXHandler {
             }
         case .description, .dcDescription, .itunesSummary:
             // The last of these wins, as in feedparser (a podcast's longer itunes:summary after its description).
-            item.description = rawText(.html(unescapingTwice: true, links: linkBase()))
+            item.description = descriptionRawText(kind)
         case .itunesSubtitle, .mediaDescription:
             if kind == .itunesSubtitle, item.details?.value.itunesSubtitle == nil {
                 let subtitle = FeedText.plainText(text.bytes)
@@ -577,7 +577,7 @@ extension FeedSAXHandler {
     /// (``ItemBuilder/secondDescription``): HTML, or text for an Atom summary of type text.
     private func keepSecondDescription(_ kind: ElementKind) {
         guard kind == .atomSummary else {
-            item.secondDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
+            item.secondDescription = descriptionRawText(kind)
             return
         }
         item.secondDescriptionIsText = captureType == .text || captureType == .base64
@@ -586,6 +586,31 @@ extension FeedSAXHandler {
         case .html: item.secondDescription = rawText(.html(unescapingTwice: false, links: linkBase()))
         case .xhtml: item.secondDescription = rawText(.trimmed)
         }
+    }
+
+    /// A description-like element's captured text, kept to be read as HTML. An `itunes:summary` is plain text by
+    /// its format, but podcasts write HTML show notes there: it is HTML only when it looks like HTML
+    /// (``FeedText/looksLikeHTML(_:)``, feedparser's guess); otherwise its text is escaped and its line breaks kept
+    /// (`<br>`), so that `fscklog <http://www.fscklog.com/>` keeps its address instead of losing it as a tag.
+    private func descriptionRawText(_ kind: ElementKind) -> RawText {
+        let bytes = text.bytes
+        guard kind == .itunesSummary, !FeedText.looksLikeHTML(bytes) else {
+            return rawText(.html(unescapingTwice: true, links: linkBase()))
+        }
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] <= 0x20 { start += 1 }
+        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
+        let html = TextBuffer()
+        var lineStart = start
+        for index in start...end where index == end || bytes[index] == 0x0A {
+            if lineStart > start { html.append(Array("<br>\n".utf8)) }
+            var lineEnd = index
+            if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            html.appendEscaped(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+            lineStart = index + 1
+        }
+        return item.keep(html.bytes, as: .html(unescapingTwice: false, links: linkBase()))
     }
 
     /// The captured identifier (a guid, an Atom id) resolved against the base in effect, when it has no scheme and

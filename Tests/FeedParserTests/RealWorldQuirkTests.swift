@@ -229,6 +229,43 @@ extension RealWorldQuirkTests {
         #expect(items[0].attachments.first?.sizeInBytes == 12345)
     }
 
+    /// `itunes:summary` is plain text unless it looks like HTML: show notes that write links as `<http://...>` keep
+    /// them (and their line breaks), as feedparser reads them, where HTML would have taken them for tags; a summary
+    /// written in HTML is still HTML.
+    @Test func aPlainTextITunesSummaryKeepsWhatLooksLikeTags() throws {
+        let items = try FixtureSupport.parseFixture("rss-itunes-summary-plain-text-angle-brackets.xml").items
+        try #require(items.count == 3)
+        let notes = try #require(items[0].contentHTML)
+        #expect(
+            notes.contains("Dropping Knowledge Blog &lt;http://www.droppingknowledge.org/bin/dkbin?drop&gt;"),
+            "\(notes)"
+        )
+        #expect(notes.contains("* fscklog &lt;http://www.fscklog.com/&gt;"), "\(notes)")
+        #expect(notes.contains("<br>"), "\(notes)")
+        #expect(items[0].summary == "Short teaser")
+        #expect(items[1].contentHTML == "Links: fscklog &lt;http://www.fscklog.com/&gt; and a &lt; b")
+        #expect(items[2].contentHTML == #"<p>Notes with <a href="http://example.org/more">a link</a>.</p>"#)
+    }
+
+    /// RSS's `<enclosure>` in an Atom entry (WordPress 2.0) is the entry's attachment, as feedparser reads it.
+    @Test func anRSSEnclosureInAnAtomEntryIsAnAttachment() throws {
+        let items = try FixtureSupport.parseFixture("atom03-rss-enclosure-in-entry.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].attachments.map(\.url) == ["http://example.org/ep1.mp3"])
+        #expect(items[0].attachments.first?.sizeInBytes == 4_101_088)
+        #expect(items[0].attachments.first?.mimeType == "audio/mpeg")
+    }
+
+    /// An RSS item's `<id>` is its id when it has no guid (feedparser reads it so): two updates of one ticket that
+    /// link to the same page are two items.
+    @Test func anRSSItemsIDElementIsItsIDWithoutAGuid() throws {
+        let items = try FixtureSupport.parseFixture("rss-item-id-without-guid.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].id != items[1].id)
+        #expect(items.map { $0.tributary?.guid } == ["6624723", "6624999"])
+        #expect(items.map(\.url) == Array(repeating: "http://tracker.example.org/tickets/2871", count: 2))
+    }
+
     /// A reference to a control character inside a word (XML does not allow it) is left out, as the raw character
     /// is, rather than written as U+FFFD in the middle of the word; the feed is still read, with a warning.
     @Test func aControlCharacterReferenceInAWordIsLeftOut() throws {

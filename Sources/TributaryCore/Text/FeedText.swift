@@ -146,6 +146,52 @@ public enum FeedText {
         return output
     }
 
+    /// Whether text from a field that is plain text by its format (`itunes:summary`) looks like HTML a feed wrote
+    /// there anyway, as feedparser guesses it: it has an end tag or a character reference, every tag names an HTML
+    /// element, and every named reference is an HTML one. `<p>Notes</p>` and `Tom &amp; Jerry` are HTML;
+    /// `fscklog <http://www.fscklog.com/>` and `a < b` are text.
+    public static func looksLikeHTML(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isWordByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x5F
+        }
+        func word(from start: Int) -> Int {
+            var end = start
+            while end < bytes.count, isWordByte(bytes[end]) { end += 1 }
+            return end
+        }
+        var endTagOrReference = false
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x3C:  // <
+                let isEnd = index + 1 < bytes.count && bytes[index + 1] == 0x2F
+                let nameStart = index + (isEnd ? 2 : 1)
+                let nameEnd = word(from: nameStart)
+                if nameEnd > nameStart {
+                    let name = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]),
+                        as: UTF8.self
+                    )
+                    guard HTMLElements.isElement(name.lowercased()) else { return false }
+                    if isEnd, nameEnd < bytes.count, bytes[nameEnd] == 0x3E { endTagOrReference = true }
+                }
+                index = max(nameEnd, index + 1)
+            case 0x26:  // &
+                let isNumeric = index + 1 < bytes.count && bytes[index + 1] == 0x23
+                let nameStart = index + (isNumeric ? 2 : 1)
+                let nameEnd = word(from: nameStart)
+                if nameEnd > nameStart, nameEnd < bytes.count, bytes[nameEnd] == 0x3B {
+                    if !isNumeric, namedEntity(Array(bytes[nameStart..<nameEnd])) == nil { return false }
+                    endTagOrReference = true
+                }
+                index = max(nameEnd, index + 1)
+            default:
+                index += 1
+            }
+        }
+        return endTagOrReference
+    }
+
     /// Whether the text looks like HTML that was escaped twice: no tag, but an escaped tag of an HTML element
     /// (`&lt;p&gt;`, `&lt;/a&gt;`, `&lt;br/&gt;`). An escaped name that is no element (`&lt;dsmirnov&gt;`, a chat
     /// log quoted in a CDATA section) is text, as browsers and feedparser show it.
