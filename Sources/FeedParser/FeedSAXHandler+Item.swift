@@ -396,7 +396,8 @@ extension FeedSAXHandler {
             if item.mediaTitle == nil { item.mediaTitle = rawText(.plainText(markup: captureType != .text)) }
         case .source:
             let title = plainTitle()
-            let url = captureAttribute.map { resolve($0, baseCount: captureBaseCount) }
+            // `url=""` names no feed (resolved, it would be this feed's own address).
+            let url = Self.nonBlank(captureAttribute).map { resolve($0, baseCount: captureBaseCount) }
             if !title.isEmpty || url != nil {
                 item.origin = TributaryExtension.Origin(title: title.isEmpty ? nil : title, url: url)
             }

@@ -511,6 +511,15 @@ extension RealWorldQuirkTests {
 }
 
 extension RealWorldQuirkTests {
+    /// `<source url="">` names a title and no feed: the item's origin has no address (resolved, the empty URL was
+    /// the feed's own).
+    @Test func aSourceWithAnEmptyURLHasNoAddress() throws {
+        let items = try FixtureSupport.parseFixture("rss-source-empty-url.xml").items
+        let origin = try #require(items.first?.tributary?.origin)
+        #expect(origin.title == "Someone's blog")
+        #expect(origin.url == nil)
+    }
+
     /// An Atom entry's `<source>` keeps its links as written, its categories' schemes and labels and its generator's
     /// version and URI, as feedparser reads them.
     @Test func anAtomSourceKeepsItsLinksCategoriesAndGenerator() throws {
