@@ -591,27 +591,56 @@ extension FeedSAXHandler {
 
     /// A description-like element's captured text, kept to be read as HTML. An `itunes:summary` is plain text by
     /// its format, but podcasts write HTML show notes there: it is HTML only when it looks like HTML
-    /// (``FeedText/looksLikeHTML(_:)``, feedparser's guess); otherwise its text is escaped and its line breaks kept
-    /// (`<br>`), so that `fscklog <http://www.fscklog.com/>` keeps its address instead of losing it as a tag.
+    /// (``FeedText/looksLikeHTML(_:)``, feedparser's guess); otherwise its text is escaped
+    /// (``plainTextAsHTML(_:)``), so that `fscklog <http://www.fscklog.com/>` keeps its address instead of losing
+    /// it as a tag.
     private func descriptionRawText(_ kind: ElementKind) -> RawText {
         let bytes = text.bytes
         guard kind == .itunesSummary, !FeedText.looksLikeHTML(bytes) else {
             return rawText(.html(unescapingTwice: true, links: linkBase()))
         }
-        var start = 0
-        var end = bytes.count
-        while start < end, bytes[start] <= 0x20 { start += 1 }
-        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
-        let html = TextBuffer()
-        var lineStart = start
-        for index in start...end where index == end || bytes[index] == 0x0A {
-            if lineStart > start { html.append(Array("<br>\n".utf8)) }
+        let html = Self.plainTextAsHTML(bytes)
+        return html.withUnsafeBufferPointer { item.keep($0, as: .html(unescapingTwice: false, links: linkBase())) }
+    }
+
+    /// Plain text as HTML that shows it: `&`, `<` and `>` escaped, an empty line kept as a paragraph break. A line
+    /// break within a paragraph is kept (`<br>`) when every line starts flush left, as an author writes a list of
+    /// links or chapters; when lines are indented, they are one paragraph wrapped and indented with the XML around
+    /// it, and the break is a space.
+    static func plainTextAsHTML(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
             var lineEnd = index
             if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            html.appendEscaped(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+            lines.append(lineStart..<lineEnd)
             lineStart = index + 1
         }
-        return item.keep(html.bytes, as: .html(unescapingTwice: false, links: linkBase()))
+        func isBlank(_ line: Range<Int>) -> Bool { !bytes[line].contains { $0 > 0x20 } }
+        while let first = lines.first, isBlank(first) { lines.removeFirst() }
+        while let last = lines.last, isBlank(last) { lines.removeLast() }
+        let wrapped = lines.dropFirst().contains {
+            !isBlank($0) && (bytes[$0.lowerBound] == 0x20 || bytes[$0.lowerBound] == 0x09)
+        }
+        let output = TextBuffer()
+        var pendingBreak: StaticString?
+        for line in lines {
+            if isBlank(line) {
+                pendingBreak = "<br>\n<br>\n"
+                continue
+            }
+            if let brk = pendingBreak {
+                output.append(brk.utf8Start, count: brk.utf8CodeUnitCount)
+            } else if output.count > 0 {
+                let brk: StaticString = wrapped ? "\n" : "<br>\n"
+                output.append(brk.utf8Start, count: brk.utf8CodeUnitCount)
+            }
+            pendingBreak = nil
+            var start = line.lowerBound
+            while start < line.upperBound, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            output.appendEscaped(UnsafeBufferPointer(rebasing: bytes[start..<line.upperBound]))
+        }
+        return output.array
     }
 
     /// The captured identifier (a guid, an Atom id) resolved against the base in effect, when it has no scheme and

@@ -230,21 +230,28 @@ extension RealWorldQuirkTests {
     }
 
     /// `itunes:summary` is plain text unless it looks like HTML: show notes that write links as `<http://...>` keep
-    /// them (and their line breaks), as feedparser reads them, where HTML would have taken them for tags; a summary
-    /// written in HTML is still HTML.
+    /// them, as feedparser reads them, where HTML would have taken them for tags, and their lines and paragraphs; a
+    /// summary written in HTML is still HTML.
     @Test func aPlainTextITunesSummaryKeepsWhatLooksLikeTags() throws {
         let items = try FixtureSupport.parseFixture("rss-itunes-summary-plain-text-angle-brackets.xml").items
-        try #require(items.count == 3)
+        try #require(items.count == 4)
         let notes = try #require(items[0].contentHTML)
         #expect(
             notes.contains("Dropping Knowledge Blog &lt;http://www.droppingknowledge.org/bin/dkbin?drop&gt;"),
             "\(notes)"
         )
         #expect(notes.contains("* fscklog &lt;http://www.fscklog.com/&gt;"), "\(notes)")
-        #expect(notes.contains("<br>"), "\(notes)")
+        // The author's lines, flush left, are kept; so is the empty line between paragraphs.
+        #expect(notes.hasPrefix("Show notes.<br>\n<br>\nLinks:<br>\n<br>\n* Dropping"), "\(notes)")
+        #expect(notes.contains("drop&gt;<br>\n* fscklog"), "\(notes)")
         #expect(items[0].summary == "Short teaser")
         #expect(items[1].contentHTML == "Links: fscklog &lt;http://www.fscklog.com/&gt; and a &lt; b")
         #expect(items[2].contentHTML == #"<p>Notes with <a href="http://example.org/more">a link</a>.</p>"#)
+        // Lines indented with the XML are one paragraph, wrapped: no line breaks.
+        #expect(
+            items[3].contentHTML
+                == "This week we talk about salt and pepper\nshakers, comparing and contrasting pour rates."
+        )
     }
 
     /// RSS's `<enclosure>` in an Atom entry (WordPress 2.0) is the entry's attachment, as feedparser reads it.

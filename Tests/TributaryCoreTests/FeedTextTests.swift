@@ -75,6 +75,19 @@ import TributaryCore
         Array(text.utf8).withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0) == twice) }
     }
 
+    /// feedparser's guess for a field that is plain text by its format: an end tag or a reference (or a line break
+    /// or image tag), every tag an HTML element's, every named reference an HTML one.
+    @Test(arguments: [
+        ("<p>Show notes</p>", true), ("Tom &amp; Jerry", true), ("<b>bold</B> text", true), ("caf&#233;", true),
+        ("line<br>break", true), ("<img src=\"x.png\"> cover", true), ("fscklog <http://www.fscklog.com/>", false),
+        ("a < b", false),
+        ("<p>notes</p> <madeup>x</madeup>", false), ("&bogus; and </p>", false), ("just text", false),
+        ("Links: <http://a.example/> and <a href=\"x\">b</a>", false),
+    ])
+    func plainTextLooksLikeHTMLAsFeedparserGuesses(text: String, html: Bool) {
+        Array(text.utf8).withUnsafeBufferPointer { #expect(FeedText.looksLikeHTML($0) == html, "\(text)") }
+    }
+
     @Test(arguments: [
         ("BrÃ¸ndby", "Brøndby"),  // UTF-8 read as Latin-1 on its way into the feed
         ("\u{E2}\u{80}\u{A6}", "…"),  // &#226;&#128;&#166;

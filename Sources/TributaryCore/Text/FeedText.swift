@@ -147,9 +147,10 @@ public enum FeedText {
     }
 
     /// Whether text from a field that is plain text by its format (`itunes:summary`) looks like HTML a feed wrote
-    /// there anyway, as feedparser guesses it: it has an end tag or a character reference, every tag names an HTML
-    /// element, and every named reference is an HTML one. `<p>Notes</p>` and `Tom &amp; Jerry` are HTML;
-    /// `fscklog <http://www.fscklog.com/>` and `a < b` are text.
+    /// there anyway, as feedparser guesses it: it has an end tag or a character reference (or, beyond feedparser, a
+    /// line break or image tag, `Notes<br>Links`), every tag names an HTML element, and every named reference is an
+    /// HTML one. `<p>Notes</p>` and `Tom &amp; Jerry` are HTML; `fscklog <http://www.fscklog.com/>` and `a < b` are
+    /// text.
     public static func looksLikeHTML(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         func isWordByte(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x5F
@@ -172,8 +173,10 @@ public enum FeedText {
                         decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]),
                         as: UTF8.self
                     )
-                    guard HTMLElements.isElement(name.lowercased()) else { return false }
+                    let lowered = name.lowercased()
+                    guard HTMLElements.isElement(lowered) else { return false }
                     if isEnd, nameEnd < bytes.count, bytes[nameEnd] == 0x3E { endTagOrReference = true }
+                    if !isEnd, lowered == "br" || lowered == "img" || lowered == "hr" { endTagOrReference = true }
                 }
                 index = max(nameEnd, index + 1)
             case 0x26:  // &
