@@ -13,12 +13,6 @@ extension FeedSAXHandler {
         attributes: Attributes
     ) {
         let inChannel = parent == .channel || parent == .atomFeed
-        // `<link rel="self" href="..."/>` in an RSS channel is an Atom link written without its namespace, as in an
-        // item: its relation decides what it is (the feed's own address here, not its home page).
-        if kind == .link, inChannel, attributes.has("href"), Self.linkRel(attributes) != "alternate" {
-            startOutsideItem(.atomLink, parent: parent, depth: depth, namespace: namespace, attributes: attributes)
-            return
-        }
         switch kind {
         case .channel where format == .rss10:
             if let namespace, ElementKind.rss090Namespaces.contains(String(cString: namespace).lowercased()) {

@@ -17,12 +17,6 @@ extension FeedSAXHandler {
         let inMedia =
             direct
             || (parent.isMediaContainer && depth <= itemDepth + 3 && stack[itemDepth + 1].kind.isMediaContainer)
-        // `<link rel="enclosure" href="..."/>` in an RSS item is an Atom link written without its namespace, as
-        // feedparser reads it: its relation decides what it is (an attachment here, not the item's address).
-        if kind == .link, attributes.has("href"), Self.linkRel(attributes) != "alternate" {
-            startInItem(.atomLink, parent: parent, depth: depth, attributes: attributes, baseCount: baseCount)
-            return
-        }
         switch kind {
         case .item, .atomEntry:
             // The previous item was never closed (broken markup): keep it and start the next one.

@@ -337,10 +337,16 @@ final class FeedSAXHandler {
             startInAtomSource(kind, parent: parent, attributes: attributes, baseCount: baseCount)
             return
         }
+        // In an item or the channel, `<link rel="enclosure" href="..."/>` is an Atom link written without its
+        // namespace, as feedparser reads it: its relation decides what it is (an attachment, the feed's own address),
+        // not the item's address or the feed's home page.
+        let read =
+            kind == .link && (inItem || parent == .channel || parent == .atomFeed) && attributes.has("href")
+                && Self.linkRel(attributes) != "alternate" ? ElementKind.atomLink : kind
         if inItem {
-            startInItem(kind, parent: parent, depth: depth, attributes: attributes, baseCount: baseCount)
+            startInItem(read, parent: parent, depth: depth, attributes: attributes, baseCount: baseCount)
         } else {
-            startOutsideItem(kind, parent: parent, depth: depth, namespace: namespace, attributes: attributes)
+            startOutsideItem(read, parent: parent, depth: depth, namespace: namespace, attributes: attributes)
         }
     }
 

@@ -166,17 +166,13 @@ public enum FeedText {
             switch bytes[index] {
             case 0x3C:  // <
                 let isEnd = index + 1 < bytes.count && bytes[index + 1] == 0x2F
-                let nameStart = index + (isEnd ? 2 : 1)
-                let nameEnd = word(from: nameStart)
-                if nameEnd > nameStart {
-                    let name = String(
-                        decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]),
-                        as: UTF8.self
-                    )
-                    let lowered = name.lowercased()
-                    guard HTMLElements.isElement(lowered) else { return false }
+                let name = tagName(bytes, from: index + 1)
+                let nameEnd = index + (isEnd ? 2 : 1) + name.utf8.count
+                if !name.isEmpty {
+                    // A name that goes on (`b_x`, or longer than any element's) is none of HTML's.
+                    guard nameEnd == word(from: nameEnd), HTMLElements.isElement(name) else { return false }
                     if isEnd, nameEnd < bytes.count, bytes[nameEnd] == 0x3E { endTagOrReference = true }
-                    if !isEnd, lowered == "br" || lowered == "img" || lowered == "hr" { endTagOrReference = true }
+                    if !isEnd, name == "br" || name == "img" || name == "hr" { endTagOrReference = true }
                 }
                 index = max(nameEnd, index + 1)
             case 0x26:  // &
