@@ -220,7 +220,8 @@ enum ElementKind: UInt8 {
     private static func atom(_ name: String) -> ElementKind? {
         switch name {
         case "feed": .atomFeed
-        case "entry": .atomEntry
+        // An `<item>` in an Atom feed is an entry, as feedparser reads it (Atom 0.3 feeds written by RSS habit).
+        case "entry", "item": .atomEntry
         case "title": .atomTitle
         case "link": .atomLink
         case "content": .atomContent

@@ -116,6 +116,14 @@ public struct FeedMetadata: Sendable, Equatable {
         public var created: Date?
         public var validStart: Date?
         public var validEnd: Date?
+        /// The `xml:base` in force on the feed's root (resolved): what its relative links resolve against before the
+        /// feed's own URL. `_tributary.base`.
+        public var base: String?
+        /// The language and base of the feed's `title`, `description`, `rights` and `info` where the feed gave one
+        /// its own (`xml:lang`, `xml:base`) that differs from the feed's (an empty language is "none").
+        /// `_tributary.languages`, `_tributary.bases`, as an item's (``TributaryExtension/Details/languages``).
+        public var languages: [String: String] = [:]
+        public var bases: [String: String] = [:]
 
         public init(
             ttl: Int? = nil,
@@ -246,6 +254,10 @@ public struct FeedMetadata: Sendable, Equatable {
         if let created = extras.created { tributary["created"] = .string(RFC3339.format(created)) }
         if let start = extras.validStart { tributary["valid_start"] = .string(RFC3339.format(start)) }
         if let end = extras.validEnd { tributary["valid_end"] = .string(RFC3339.format(end)) }
+        if let base = extras.base { tributary["base"] = .string(base) }
+        for (key, map) in [("languages", extras.languages), ("bases", extras.bases)] where !map.isEmpty {
+            tributary[key] = .object(map.mapValues { .string($0) })
+        }
         if !tags.isEmpty { tributary["tags"] = .array(tags.map { .string($0) }) }
         if categories.contains(where: { $0.scheme != nil || $0.label != nil }) {
             tributary["categories"] = .array(

@@ -57,15 +57,14 @@ extension FeedSAXHandler {
         captureDepth = depth
         captureType = type
         captureBaseCount = stack[depth].baseCount
-        if !languages.isEmpty, let language = currentLanguage {
-            // An `xml:lang` on a field (`<title xml:lang="en">`) is the item's or feed's language when nothing
-            // above it named one.
-            if scope == .item, item.language == nil {
-                item.language = language
-            } else if scope == .channel, channelXMLLang == nil {
-                channelXMLLang = language
-            }
-        }
+        captureContext =
+            languages.isEmpty && captureBaseCount == 0
+            ? nil
+            : FieldContext(
+                language: languages.isEmpty ? nil : currentLanguage ?? "",
+                base: captureBaseCount > 0 ? bases[captureBaseCount - 1] : nil
+            )
+        if scope == .item { item.fieldContext = captureContext }
         xhtmlWrapperDepth = -1
         authorNameDepth = -1
         truncated = false
@@ -94,7 +93,9 @@ extension FeedSAXHandler {
             text.append(repaired)
         }
         switch captureScope {
-        case .item: finishItemField(kind)
+        case .item:
+            finishItemField(kind)
+            item.fieldContext = nil
         case .channel: finishChannelField(kind)
         case .author:
             let value = trimmedText()
@@ -198,6 +199,19 @@ extension FeedSAXHandler {
 
     func parseDate() -> Date? {
         FeedDate.parse(bytes: text.bytes)
+    }
+
+    /// An `xml:base` value resolved against the chain in effect; `nil` for one that cannot be a base (a `javascript:`
+    /// URL), which is ignored as feedparser ignores it. `http:///example.com/` (a slash too many) is read as
+    /// `http://example.com/`, as feedparser reads it.
+    func xmlBase(_ value: String, baseCount: Int) -> String? {
+        var resolved = resolve(value, baseCount: baseCount)
+        guard FeedItem.isSafeLink(resolved) else { return nil }
+        for scheme in ["http:///", "https:///"] where resolved.hasPrefix(scheme) {
+            let rest = resolved.dropFirst(scheme.count).drop { $0 == "/" }
+            resolved = String(scheme.dropLast()) + rest
+        }
+        return resolved
     }
 
     /// Resolves a URL reference against the `xml:base` chain in effect, then the feed URL

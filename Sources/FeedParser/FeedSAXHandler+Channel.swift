@@ -129,9 +129,15 @@ extension FeedSAXHandler {
             if let taken = takeTextLink() { addChannelLink(taken.link) }
         case .title, .atomTitle:
             // The first title with text wins, as in feedparser.
-            if channelTitle?.isEmpty ?? true { channelTitle = plainTitle() }
+            if channelTitle?.isEmpty ?? true {
+                channelTitle = plainTitle()
+                noteChannelField("title")
+            }
         case .dcTitle:
-            if channelTitle == nil { channelTitle = plainTitle() }
+            if channelTitle == nil {
+                channelTitle = plainTitle()
+                noteChannelField("title")
+            }
         case .link:
             // The last non-empty link wins, as in feedparser; `<link href="..."/>` counts as its href.
             var value = trimmedText()
@@ -141,6 +147,7 @@ extension FeedSAXHandler {
             if channelRights == nil {
                 channelRights = plainTitle()
                 channelRightsHTML = markupKept()
+                noteChannelField("rights")
             }
         case .ttl:
             if let minutes = Int(trimmedText()), minutes >= 0 { channelExtras.ttl = minutes }
@@ -151,6 +158,7 @@ extension FeedSAXHandler {
             if channelExtras.info == nil {
                 channelExtras.info = plainTitle()
                 channelExtras.infoHTML = markupKept()
+                noteChannelField("info")
             }
         case .itunesSubtitle:
             if channelITunesSubtitle == nil { channelITunesSubtitle = FeedText.plainText(text.bytes) }
@@ -175,6 +183,7 @@ extension FeedSAXHandler {
                     ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
                     : FeedText.plainText(text.bytes)
                 channelDescriptionHTML = markupKept()
+                noteChannelField("description")
             }
         case .language, .dcLanguage:
             let value = trimmedText()
@@ -234,6 +243,26 @@ extension FeedSAXHandler {
         default:
             break
         }
+    }
+
+    /// Keeps the language and base of the channel field just read, when the document sets either.
+    func noteChannelField(_ name: String) {
+        guard captureContext != nil else { return }
+        channelFieldContexts.removeAll { $0.name == name }
+        channelFieldContexts.append((name, captureContext))
+    }
+
+    /// The channel's extras with its base, and the languages and bases of its fields that differ from its own.
+    var extrasWithFieldContexts: FeedMetadata.Extras {
+        guard channelBase != nil || !channelFieldContexts.isEmpty else { return channelExtras }
+        var extras = channelExtras
+        extras.base = channelBase
+        (extras.languages, extras.bases) = FieldContext.differences(
+            channelFieldContexts,
+            language: channelLanguage ?? channelXMLLang,
+            base: channelBase
+        )
+        return extras
     }
 
     /// A CDF `<ITEM>`'s address (`HREF`) and date (`LASTMOD`, its modification date), read from its attributes.

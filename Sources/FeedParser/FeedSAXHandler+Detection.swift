@@ -54,7 +54,9 @@ extension FeedSAXHandler {
         case .channel:
             // CDF: the channel is the root, its address and date in attributes.
             format = .cdf
-            if let href = Self.nonBlank(attributes.value(anyCase: "href")) { channelLink = resolve(href, baseCount: 0) }
+            if let href = Self.nonBlank(attributes.value(anyCase: "href")) {
+                channelLink = resolve(href, baseCount: stack[0].baseCount)
+            }
             if let lastModified = attributes.value(anyCase: "lastmod") {
                 channelUpdated = FeedDate.parse(lastModified)
             }

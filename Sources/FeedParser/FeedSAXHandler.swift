@@ -162,6 +162,12 @@ final class FeedSAXHandler {
     /// What the text of a `mode="base64"` element is once decoded (Atom 0.3 says it with `type`).
     var base64Type = TextType.text
     @exclusivity(unchecked) var captureBaseCount = 0
+    /// The `xml:lang` and `xml:base` in force where the field being captured started, when the document sets either.
+    var captureContext: FieldContext?
+    /// The `xml:base` in force on the feed's root or RSS channel (``FeedMetadata/Extras/base``).
+    var channelBase: String?
+    /// The language and base of the channel's title, description, rights and info, when the document sets either.
+    var channelFieldContexts: [(name: String, context: FieldContext?)] = []
     var captureAttribute: String?
     /// A Media RSS category's `label`, beside its `scheme` in ``captureAttribute``.
     var captureLabel: String?
@@ -228,7 +234,7 @@ final class FeedSAXHandler {
             publisher: channelPublisher,
             favicon: channelFavicon.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
             published: channelPublished,
-            extras: channelExtras,
+            extras: extrasWithFieldContexts,
             categories: channelCategories
         )
     }
@@ -287,9 +293,14 @@ final class FeedSAXHandler {
         // always names, as feedparser reads it.
         let kind = classify(localName, namespace ?? prefix.flatMap(Self.namespaceOfUndeclaredPrefix))
         var baseCount = stack.last?.baseCount ?? 0
-        if attributeCount > 0, let base = attributes.xmlBase() {
+        // CDF names its base in the channel's `BASE` attribute.
+        if attributeCount > 0,
+            let base = attributes.xmlBase()
+                ?? (depth == 0 && kind == .channel ? attributes.value(anyCase: "base") : nil),
+            let resolved = xmlBase(base, baseCount: baseCount)
+        {
             if bases.count > baseCount { bases.removeSubrange(baseCount...) }
-            bases.append(resolve(base, baseCount: baseCount))
+            bases.append(resolved)
             baseCount += 1
         }
         if attributeCount > 0, let language = attributes.xmlLang() {
@@ -325,8 +336,9 @@ final class FeedSAXHandler {
             appendStartTag(localName, prefix: written, attributes: attributes)
             return
         }
-        if depth == 0 || (depth == 1 && kind == .channel), channelXMLLang == nil, let language = currentLanguage {
-            channelXMLLang = language
+        if depth == 0 || (depth == 1 && kind == .channel) {
+            if channelXMLLang == nil, let language = currentLanguage { channelXMLLang = language }
+            if baseCount > 0 { channelBase = bases[baseCount - 1] }
         }
         if depth == 0 {
             detectRoot(kind, localName, namespace, attributes)
@@ -444,6 +456,9 @@ final class FeedSAXHandler {
         itemTextCapacity = min(length + length / 2, 1 << 16)
         var finished = ItemBuilder(textCapacity: itemTextCapacity)
         swap(&finished, &item)
+        if finished.hasFieldContexts {
+            finished.inheritedContext = FieldContext(language: channelLanguage ?? channelXMLLang, base: channelBase)
+        }
         itemIsNew = true
         completed.append(PendingFeedItem(builder: finished, context: itemContext))
     }

@@ -87,6 +87,15 @@ struct ItemBuilder {
     var gmlShape: ElementKind?
     var gmlSRS = Geometry.Reference(srsName: nil, dimension: nil)
 
+    /// The language and base in force where the field being read started (``FieldContext``), when the document sets
+    /// either; each text kept while it is set is noted with it, by where the text starts in ``rawBytes``.
+    var fieldContext: FieldContext?
+    private var fieldContexts: [(start: Int, context: FieldContext)] = []
+    /// What the item's fields inherit: the feed's language and base, set when the item is complete (and only when
+    /// a field was read with a context).
+    var inheritedContext = FieldContext()
+    var hasFieldContexts: Bool { !fieldContexts.isEmpty }
+
     /// Creates an empty builder whose text can grow to `capacity` bytes before it is reallocated.
     init(textCapacity capacity: Int = 0) {
         rawBytes.reserveCapacity(capacity)
@@ -96,6 +105,7 @@ struct ItemBuilder {
     mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, as reading: RawText.Reading) -> RawText {
         let start = rawBytes.count
         rawBytes.append(contentsOf: bytes)
+        if let fieldContext { fieldContexts.append((start, fieldContext)) }
         return RawText(range: start..<rawBytes.count, reading: reading)
     }
 
@@ -152,7 +162,8 @@ struct ItemBuilder {
             ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.address))
             ?? otherAlternateLink.take()
         let elsewhere = firstAtomLink.take()
-        var item = FeedItem(id: "", url: url, title: read(title.take()) ?? read(mediaTitle.take()))
+        let titleText = title.take() ?? mediaTitle.take()
+        var item = FeedItem(id: "", url: url, title: read(titleText))
         if url == nil { item.externalURL = elsewhere }
         item.language = language.take()
         // The content is content:encoded, else Atom HTML content or RSS description, else (when the entry has no
@@ -160,6 +171,9 @@ struct ItemBuilder {
         let html: RawText?
         let summaryHTML = summaryHTML.take()
         var summaryMarkup: RawText?
+        // Where the content and the summary came from, for their language and base.
+        var contentSource: RawText?
+        var summarySource: RawText?
         if let second = secondDescription.take() {
             // feedparser's second description is the content; the other (a description, an HTML summary, else a
             // media description) is the summary, and a later `content:encoded` is not read.
@@ -167,7 +181,10 @@ struct ItemBuilder {
             let isBlank = !text[second.range].contains { $0 > 0x20 }
             if secondDescriptionIsText {
                 html = nil
-                if !isBlank, let text = read(second) { item.contentText = text }
+                if !isBlank, let text = read(second) {
+                    item.contentText = text
+                    contentSource = second
+                }
             } else {
                 html = isBlank ? nil : second
             }
@@ -188,7 +205,9 @@ struct ItemBuilder {
         }
         if var summary = read(summaryMarkup), !summary.isEmpty {
             item.summary = summary.withUTF8 { FeedText.plainText($0) }
+            summarySource = summaryMarkup
         }
+        contentSource = contentSource ?? html
         var safeContentHTML: [UInt8]?
         if let html {
             switch contentHTML {
@@ -199,12 +218,36 @@ struct ItemBuilder {
                 safeContentHTML = html.withUTF8(in: text) { sanitizer.sanitizedUTF8(validUTF8: $0, baseURL: baseURL) }
             }
         }
-        if let atomContentText = read(atomContentText.take()) { item.contentText = atomContentText }
-        if let summary = read(summary.take()) {
+        if let atomContentText = atomContentText.take() {
+            item.contentText = read(atomContentText)
+            contentSource = contentSource ?? atomContentText
+        }
+        if let summaryText = summary.take(), let summary = read(summaryText) {
             if html == nil, item.contentText == nil {
                 item.contentText = summary
+                contentSource = summaryText
             } else {
                 item.summary = summary
+                summarySource = summaryText
+            }
+        }
+        if !fieldContexts.isEmpty {
+            func context(_ text: RawText?) -> FieldContext? {
+                text.flatMap { text in fieldContexts.first { $0.start == text.range.lowerBound }?.context }
+            }
+            let (languages, bases) = FieldContext.differences(
+                [
+                    ("title", context(titleText)), ("content", context(contentSource)),
+                    ("summary", context(summarySource)),
+                ],
+                language: item.language ?? inheritedContext.language,
+                base: inheritedContext.base
+            )
+            if !languages.isEmpty || !bases.isEmpty {
+                updateDetails {
+                    $0.languages = languages
+                    $0.bases = bases
+                }
             }
         }
         // `dc:date` says when the item last changed, as feedparser reads it (its `updated`): beside a `pubDate` it is

@@ -103,7 +103,7 @@ extension FeedItem: Codable {
 extension TributaryExtension: Codable {
     private enum CodingKeys: String, CodingKey {
         case source, origin, related, guid, rights, contributors, links, comments, `where`, categories
-        case created, expires, license, publisher, chapters
+        case created, expires, license, publisher, chapters, languages, bases
         case firstSeen = "first_seen"
         case alsoIn = "also_in"
         case commentsFeed = "comments_feed"
@@ -140,7 +140,9 @@ extension TributaryExtension: Codable {
             publisher: try container.decodeIfPresent(FeedItem.Author.self, forKey: .publisher),
             chapters: try container.decodeIfPresent(JSONValue.self, forKey: .chapters),
             itunesDuration: try container.decodeIfPresent(String.self, forKey: .itunesDuration),
-            itunesSubtitle: try container.decodeIfPresent(String.self, forKey: .itunesSubtitle)
+            itunesSubtitle: try container.decodeIfPresent(String.self, forKey: .itunesSubtitle),
+            languages: try container.decodeIfPresent([String: String].self, forKey: .languages) ?? [:],
+            bases: try container.decodeIfPresent([String: String].self, forKey: .bases) ?? [:]
         )
     }
 
@@ -168,6 +170,8 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(license, forKey: .license)
         try container.encodeIfPresent(publisher, forKey: .publisher)
         try container.encodeIfPresent(chapters, forKey: .chapters)
+        if !details.languages.isEmpty { try container.encode(details.languages, forKey: .languages) }
+        if !details.bases.isEmpty { try container.encode(details.bases, forKey: .bases) }
     }
 }
 

@@ -96,6 +96,20 @@ extension FeedItem {
             list(value) { if case .string(let string) = $0 { string } else { nil } }
         }
 
+        static func stringMap(_ value: JSONValue?) -> [String: String]?? {
+            switch value {
+            case .object(let members):
+                var result: [String: String] = [:]
+                for (key, value) in members {
+                    guard case .string(let string) = value else { return nil }
+                    result[key] = string
+                }
+                return .some(result)
+            case .null, nil: return .some(nil)
+            default: return nil
+            }
+        }
+
         static func list<T>(_ value: JSONValue?, _ element: (JSONValue) -> T?) -> [T]?? {
             switch value {
             case .array(let elements):
@@ -142,6 +156,7 @@ extension FeedItem {
                 let duration = string(members["itunes_duration"]), let subtitle = string(members["itunes_subtitle"]),
                 let created = date(members["created"]), let expires = date(members["expires"]),
                 let license = string(members["license"]),
+                let languages = stringMap(members["languages"]), let bases = stringMap(members["bases"]),
                 let related = list(members["related"], relatedLink), let alsoIn = list(members["also_in"], reference),
                 let contributors = list(members["contributors"], author), let links = list(members["links"], link),
                 let categories = list(members["categories"], category)
@@ -178,7 +193,9 @@ extension FeedItem {
                     publisher: publisher,
                     chapters: members["chapters"].flatMap { $0 == .null ? nil : $0 },
                     itunesDuration: duration,
-                    itunesSubtitle: subtitle
+                    itunesSubtitle: subtitle,
+                    languages: languages ?? [:],
+                    bases: bases ?? [:]
                 )
             )
         }

@@ -330,6 +330,12 @@ public struct TributaryExtension: Hashable, Sendable {
         /// its reading) and its `itunes:subtitle`, plain text. `_tributary.itunes_duration`, `itunes_subtitle`.
         public var itunesDuration: String?
         public var itunesSubtitle: String?
+        /// The language and the base URL of the item's `title`, `content` and `summary` where the feed gave a field
+        /// its own (`xml:lang`, `xml:base`): by field, only those that differ from the item's `language` (else the
+        /// feed's) and from the feed's base (`_tributary.base` of the feed, else its URL). An empty language is
+        /// "none" (`xml:lang=""`). `_tributary.languages`, `_tributary.bases`.
+        public var languages: [String: String]
+        public var bases: [String: String]
 
         public init(
             created: Date? = nil,
@@ -338,7 +344,9 @@ public struct TributaryExtension: Hashable, Sendable {
             publisher: FeedItem.Author? = nil,
             chapters: JSONValue? = nil,
             itunesDuration: String? = nil,
-            itunesSubtitle: String? = nil
+            itunesSubtitle: String? = nil,
+            languages: [String: String] = [:],
+            bases: [String: String] = [:]
         ) {
             self.created = created
             self.expires = expires
@@ -347,6 +355,8 @@ public struct TributaryExtension: Hashable, Sendable {
             self.chapters = chapters
             self.itunesDuration = itunesDuration
             self.itunesSubtitle = itunesSubtitle
+            self.languages = languages
+            self.bases = bases
         }
     }
 

@@ -334,6 +334,18 @@ public struct JSONFeedWriter: Sendable {
             member("chapters", into: &buffer, first: &first)
             json(chapters, into: &buffer)
         }
+        for (key, map) in [("languages" as StaticString, details.languages), ("bases", details.bases)]
+        where !map.isEmpty {
+            member(key, into: &buffer, first: &first)
+            buffer.append(0x7B)
+            for (index, name) in map.keys.sorted().enumerated() {
+                if index > 0 { buffer.append(0x2C) }
+                string(name, into: &buffer)
+                buffer.append(0x3A)
+                string(map[name] ?? "", into: &buffer)
+            }
+            buffer.append(0x7D)
+        }
     }
 
     private static func links(_ links: [TributaryExtension.Link], into buffer: inout ByteWriter) {

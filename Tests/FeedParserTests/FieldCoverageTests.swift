@@ -54,25 +54,24 @@ import TributaryCore
         )
         let metadata = try #require(result.metadata)
         #expect(metadata.image == "https://example.org/logo.png")
-        #expect(
-            metadata.extras
-                == FeedMetadata.Extras(
-                    ttl: 60,
-                    docs: "https://www.rssboard.org/rss-specification",
-                    cloud: [
-                        "domain": "rpc.sys.com", "port": "80", "path": "/RPC2", "registerProcedure": "pingMe",
-                        "protocol": "soap",
-                    ],
-                    textInput: [
-                        "title": "Search", "description": "Search the site", "name": "q",
-                        "link": "https://example.org/search",
-                    ],
-                    image: [
-                        "title": "Logo", "link": "https://example.org/home", "width": "88", "height": "31",
-                        "description": "The logo",
-                    ]
-                )
+        var expected = FeedMetadata.Extras(
+            ttl: 60,
+            docs: "https://www.rssboard.org/rss-specification",
+            cloud: [
+                "domain": "rpc.sys.com", "port": "80", "path": "/RPC2", "registerProcedure": "pingMe",
+                "protocol": "soap",
+            ],
+            textInput: [
+                "title": "Search", "description": "Search the site", "name": "q",
+                "link": "https://example.org/search",
+            ],
+            image: [
+                "title": "Logo", "link": "https://example.org/home", "width": "88", "height": "31",
+                "description": "The logo",
+            ]
         )
+        expected.base = "https://example.org/feed.xml"
+        #expect(metadata.extras == expected)
         // The channel's own title, link and description are not the image's or the text input's.
         #expect(metadata.title == "T")
         #expect(metadata.link == "https://example.org/")
@@ -449,22 +448,74 @@ import TributaryCore
 }
 
 @Suite struct FieldLanguageTests {
-    /// An `xml:lang` on a field is the item's (or feed's) language when nothing above it named one; `en_US` is
-    /// written `en-US`.
-    @Test func anXMLLangOnAFieldIsTheLanguageWhenNothingAboveNamedOne() throws {
+    /// A field's own `xml:lang` and `xml:base` (feedparser's `language` and `base` of each field) are written where
+    /// they differ from what the field inherits: the item's language (else the feed's) and the feed's base. A field's
+    /// language is not the item's or the feed's (feedparser's reading); `en_US` is written `en-US`.
+    @Test func aFieldKeepsItsOwnLanguageAndBase() throws {
         let result = try FixtureSupport.parse(
             Array(
                 """
-                <feed xmlns="http://www.w3.org/2005/Atom"><title xml:lang="en_US">T</title>
-                <entry><id>urn:1</id><title xml:lang="de">Titel</title></entry>
-                <entry xml:lang="fr"><id>urn:2</id><title xml:lang="de">Titre</title></entry>
-                <entry><id>urn:3</id><title>No language</title></entry>
+                <feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.com/feed/">
+                <title xml:lang="en_US">T</title><subtitle>S</subtitle>
+                <entry><id>urn:1</id><title xml:lang="de">Titel</title>
+                <content type="html" xml:base="/posts/1/">&lt;a href="x"&gt;x&lt;/a&gt;</content></entry>
+                <entry xml:lang="fr"><id>urn:2</id><title xml:lang="de">Titre</title><summary>Résumé</summary></entry>
+                <entry xml:lang="fr"><id>urn:3</id><title xml:lang="">No language</title></entry>
+                <entry xml:base="javascript:alert(1)"><id>urn:4</id><title>Unsafe base</title>
+                <content type="html" xml:base="http:///example.com/five/">&lt;a href="y"&gt;y&lt;/a&gt;</content></entry>
                 </feed>
                 """.utf8
             )
         )
-        #expect(result.metadata?.language == "en-US")
-        #expect(result.items.map(\.language) == ["de", "fr", nil])
+        let metadata = try #require(result.metadata)
+        #expect(metadata.language == nil)
+        #expect(metadata.extras.base == "http://example.com/feed/")
+        #expect(metadata.extras.languages == ["title": "en-US"])
+        #expect(metadata.extras.bases.isEmpty)
+        #expect(result.items.map(\.language) == [nil, "fr", "fr", nil])
+        #expect(
+            result.items.map { $0.tributary?.details.languages ?? [:] } == [
+                ["title": "de"], ["title": "de"], ["title": ""], [:],
+            ]
+        )
+        #expect(
+            result.items.map { $0.tributary?.details.bases ?? [:] } == [
+                ["content": "http://example.com/posts/1/"], [:], [:], ["content": "http://example.com/five/"],
+            ]
+        )
+        // The bases are what the links resolved against: a javascript: base is ignored, a slash too many dropped.
+        #expect(result.items[0].contentHTML == #"<a href="http://example.com/posts/1/x">x</a>"#)
+        #expect(result.items[3].contentHTML == #"<a href="http://example.com/five/y">y</a>"#)
+        // Written out as `_tributary.languages` and `_tributary.bases`.
+        let json = String(decoding: JSONFeedWriter.encode(result.items[0]), as: UTF8.self)
+        #expect(
+            json.contains(#""languages":{"title":"de"}"#)
+                && json.contains(#""bases":{"content":"http://example.com/posts/1/"}"#)
+        )
+    }
+
+    /// CDF names its base in the channel's `BASE` attribute; an `<item>` in an Atom feed is an entry.
+    @Test func cdfBaseAndAtomItems() throws {
+        let cdf = try FixtureSupport.parse(
+            Array(
+                """
+                <CHANNEL BASE="http://base.example.org/" HREF="http://www.example.org/"><TITLE>c</TITLE>
+                <ITEM HREF="/item/1"><TITLE>i</TITLE><ABSTRACT>a</ABSTRACT></ITEM></CHANNEL>
+                """.utf8
+            )
+        )
+        #expect(cdf.items.map(\.url) == ["http://base.example.org/item/1"])
+        #expect(cdf.metadata?.extras.base == "http://base.example.org/")
+        let atom = try FixtureSupport.parse(
+            Array(
+                """
+                <feed version="0.3" xmlns="http://purl.org/atom/ns#"><item><title>One</title>
+                <contributor><name>C</name><url>http://example.com/c</url></contributor></item></feed>
+                """.utf8
+            )
+        )
+        #expect(atom.items.map(\.title) == ["One"])
+        #expect(atom.items.first?.tributary?.contributors.first?.url == "http://example.com/c")
     }
 }
 

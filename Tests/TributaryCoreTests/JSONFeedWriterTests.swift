@@ -58,7 +58,12 @@ import TributaryCore
                 comments: "https://blog.example.com/\(index)#comments",
                 commentsFeed: "https://blog.example.com/\(index)/feed",
                 itunes: TributaryExtension.ITunes(block: "no", explicit: " \(text) "),
-                where: .object(["type": .string("Point"), "coordinates": .array([.number(31.1732), .number(-36.5)])])
+                where: .object(["type": .string("Point"), "coordinates": .array([.number(31.1732), .number(-36.5)])]),
+                details: .init(
+                    license: "https://creativecommons.org/licenses/by/4.0/",
+                    languages: ["title": "", "content": text, text: "de"],
+                    bases: ["summary": "https://b.example.com/\(index)/", text: "https://c.example.com/"]
+                )
             ),
             extensions: [
                 "_podcast": .object(["episode": .number(12), "explicit": .bool(false), "n": .null, "s": .string(text)]),

@@ -189,9 +189,20 @@ def _parsed_date(text: str | None) -> time.struct_time | None:
     return value.astimezone(datetime.timezone.utc).utctimetuple()
 
 
-def _detail(value: str, content_type: str, language: str | None) -> FeedParserDict:
-    # feedparser's details also carry `base` (the xml:base in effect); the JSON Feed has nothing to take it from.
-    return FeedParserDict(type=content_type, value=value, language=language)
+def _detail(
+    value: str, content_type: str, language: str | None, context: tuple[dict, str, str] | None = None
+) -> FeedParserDict:
+    """A feedparser `*_detail`. `context` is (the `_tributary` holding `languages` and `bases`, the field's name
+    there, the base it inherits: the feed's `_tributary.base`, else the URL it was read from): a field's own
+    `xml:lang` and `xml:base`, written only where they differ from what the field inherits."""
+    detail = FeedParserDict(type=content_type, value=value, language=language)
+    if context is not None:
+        extension, name, base = context
+        own_language = (extension.get("languages") or {}).get(name)
+        if own_language is not None:
+            detail["language"] = own_language or None  # "" is xml:lang="": no language
+        detail["base"] = (extension.get("bases") or {}).get(name) or base
+    return detail
 
 
 def _link(rel: str, href: str, content_type: str | None = None, **extra: Any) -> FeedParserDict:
@@ -271,15 +282,17 @@ def _dates(item: dict[str, Any], target: FeedParserDict) -> None:
             target[theirs + "_parsed"] = _parsed_date(item[ours])
 
 
-def build_feed(doc: dict[str, Any]) -> FeedParserDict:
-    """The `feed` dictionary from the JSON Feed's top level."""
+def build_feed(doc: dict[str, Any], document_base: str) -> FeedParserDict:
+    """The `feed` dictionary from the JSON Feed's top level; `document_base` is the URL it was read from."""
     feed = FeedParserDict()
     language = doc.get("language")
+    extension = doc.get("_tributary") or {}
+    base = extension.get("base") or document_base
     if language:
         feed["language"] = language
     if doc.get("title"):  # JSON Feed requires a title; parse writes "" when the feed has none
         feed["title"] = doc["title"]
-        feed["title_detail"] = _detail(doc["title"], "text/plain", language)
+        feed["title_detail"] = _detail(doc["title"], "text/plain", language, (extension, "title", base))
     links = []
     if doc.get("home_page_url"):
         feed["link"] = doc["home_page_url"]
@@ -293,10 +306,10 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
     html = (doc.get("_tributary") or {}).get("description_html")
     if html is not None:  # the description as the feed wrote it in HTML, sanitized
         feed["subtitle"] = html
-        feed["subtitle_detail"] = _detail(html, "text/html", language)
+        feed["subtitle_detail"] = _detail(html, "text/html", language, (extension, "description", base))
     elif doc.get("description") is not None:
         feed["subtitle"] = doc["description"]
-        feed["subtitle_detail"] = _detail(doc["description"], "text/plain", language)
+        feed["subtitle_detail"] = _detail(doc["description"], "text/plain", language, (extension, "description", base))
     if doc.get("icon"):
         feed["image"] = FeedParserDict(href=doc["icon"])
     # An Atom feed's icon is the JSON Feed favicon, its logo the JSON Feed icon.
@@ -346,18 +359,18 @@ def build_feed(doc: dict[str, Any]) -> FeedParserDict:
     _publisher(extension, feed)
     if extension.get("rights_html"):
         feed["rights"] = extension["rights_html"]
-        feed["rights_detail"] = _detail(extension["rights_html"], "text/html", language)
+        feed["rights_detail"] = _detail(extension["rights_html"], "text/html", language, (extension, "rights", base))
     elif extension.get("rights"):
         feed["rights"] = extension["rights"]
-        feed["rights_detail"] = _detail(extension["rights"], "text/plain", language)
+        feed["rights_detail"] = _detail(extension["rights"], "text/plain", language, (extension, "rights", base))
     # Atom 0.3 `info`, and what an RSS channel tells aggregators (`_tributary` ttl, docs, cloud, text_input and the
     # image's details), with feedparser's key names.
     if extension.get("info_html"):
         feed["info"] = extension["info_html"]
-        feed["info_detail"] = _detail(extension["info_html"], "text/html", language)
+        feed["info_detail"] = _detail(extension["info_html"], "text/html", language, (extension, "info", base))
     elif extension.get("info") is not None:
         feed["info"] = extension["info"]
-        feed["info_detail"] = _detail(extension["info"], "text/plain", language)
+        feed["info_detail"] = _detail(extension["info"], "text/plain", language, (extension, "info", base))
     if extension.get("ttl") is not None:
         feed["ttl"] = str(int(extension["ttl"]))
     if extension.get("docs"):
@@ -420,8 +433,8 @@ def _chapters(chapters: dict[str, Any]) -> FeedParserDict:
     return result
 
 
-def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDict:
-    """One `entries[]` dictionary from a JSON Feed item."""
+def build_entry(item: dict[str, Any], feed_language: str | None, feed_base: str) -> FeedParserDict:
+    """One `entries[]` dictionary from a JSON Feed item; `feed_base` is what its fields' bases default to."""
     entry = FeedParserDict()
     extension = item.get("_tributary") or {}
     language = item.get("language") or feed_language
@@ -454,21 +467,21 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
         entry["links"] = _written_links(extension["links"])
     if item.get("title") is not None:
         entry["title"] = item["title"]
-        entry["title_detail"] = _detail(item["title"], "text/plain", language)
+        entry["title_detail"] = _detail(item["title"], "text/plain", language, (extension, "title", feed_base))
     content = []
     if item.get("content_html") is not None:
-        content.append(_detail(item["content_html"], "text/html", language))
+        content.append(_detail(item["content_html"], "text/html", language, (extension, "content", feed_base)))
     # JSON Feed requires content_html or content_text: parse writes content_text "" for an item with neither, so
     # an empty content_text is read as no content (as an empty feed title is read as no title).
     if item.get("content_text"):
-        content.append(_detail(item["content_text"], "text/plain", language))
+        content.append(_detail(item["content_text"], "text/plain", language, (extension, "content", feed_base)))
     if content:
         entry["content"] = content
     # feedparser's `summary` is RSS <description> or Atom <summary>; parse puts a lone description (or summary)
     # in content_html (content_text) and keeps `summary` for a description beside content:encoded.
     if item.get("summary") is not None:
         entry["summary"] = item["summary"]
-        entry["summary_detail"] = _detail(item["summary"], "text/plain", language)
+        entry["summary_detail"] = _detail(item["summary"], "text/plain", language, (extension, "summary", feed_base))
     elif content:
         entry["summary"] = content[0]["value"]
         entry["summary_detail"] = content[0]
@@ -575,7 +588,9 @@ def build_entry(item: dict[str, Any], feed_language: str | None) -> FeedParserDi
     return entry
 
 
-def build_result(doc: dict[str, Any] | None, warnings: list[str], returncode: int) -> FeedParserDict:
+def build_result(
+    doc: dict[str, Any] | None, warnings: list[str], returncode: int, document_base: str = ""
+) -> FeedParserDict:
     """feedparser's result from what `tributary parse` printed. `bozo` is set when parse reported a warning (it
     recovered from something) or failed; `encoding` and `version` come from the feed's `_tributary` object;
     `namespaces` and the HTTP keys (`headers`, `etag`, `status`...) are absent: the JSON Feed does not carry
@@ -593,7 +608,8 @@ def build_result(doc: dict[str, Any] | None, warnings: list[str], returncode: in
         )
         result["bozo_exception"] = kind(first)
     doc = doc or {}
-    feed = build_feed(doc)
+    feed = build_feed(doc, document_base)
+    feed_base = (doc.get("_tributary") or {}).get("base") or document_base
     result["feed"] = feed
     version = VERSIONS.get((doc.get("_tributary") or {}).get("format", ""))
     if version:
@@ -601,7 +617,7 @@ def build_result(doc: dict[str, Any] | None, warnings: list[str], returncode: in
     encoding = (doc.get("_tributary") or {}).get("encoding")
     if encoding:
         result["encoding"] = encoding
-    result["entries"] = [build_entry(item, feed.get("language")) for item in doc.get("items") or []]
+    result["entries"] = [build_entry(item, feed.get("language"), feed_base) for item in doc.get("items") or []]
     return result
 
 
@@ -831,7 +847,8 @@ def run_case(case: Case, binary: str, options: ParseOptions, timeout: float) -> 
         except json.JSONDecodeError as error:
             outcome.status, outcome.reason = "error", f"output is not JSON: {error}"
             return outcome
-    result = build_result(doc, outcome.warnings, proc.returncode)
+    base_arg = args[args.index(options.base_url) + 1] if options.base_url and options.base_url in args else ""
+    result = build_result(doc, outcome.warnings, proc.returncode, base_arg)
     outcome.result = result
     try:
         ok = bool(eval(case.expect, dict(EVAL_GLOBALS), result))  # noqa: S307 - feedparser's own test data
