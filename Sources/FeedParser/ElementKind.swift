@@ -31,7 +31,8 @@ enum ElementKind: UInt8 {
         itunesKeywords
     case mediaCategory, mediaKeywords
     case itunesBlock, itunesExplicit, itunesOwner, itunesName, itunesEmail, webMaster, dcPublisher
-    case wfwCommentRSS
+    /// The Comment API's `wfw:commentRss` (the comments' feed) and `wfw:comment` (where comments are posted).
+    case wfwCommentRSS, wfwComment
     /// Dublin Core's `dcterms:created`, `dcterms:issued`, `dcterms:valid` and `dc:contributor`; Atom 0.3's `created`;
     /// RSS `expirationDate`; a Creative Commons `license` (`cc:` or Userland's `creativeCommons:`).
     case dcCreated, dcIssued, dcValid, dcContributor, atomCreated, expirationDate, ccLicense
@@ -132,7 +133,11 @@ enum ElementKind: UInt8 {
             default: return .other
             }
         case "http://wellformedweb.org/commentapi/":
-            return localName == "commentrss" ? .wfwCommentRSS : .other
+            switch localName {
+            case "commentrss": return .wfwCommentRSS
+            case "comment": return .wfwComment
+            default: return .other
+            }
         case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://example.com/dtds/podcast-1.0.dtd":
             switch localName {
             case "duration": return .itunesDuration

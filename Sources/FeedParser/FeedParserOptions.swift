@@ -16,6 +16,9 @@ public struct FeedParserOptions: Sendable {
     /// and `text/xml` alike), and a disagreement with the declaration is reported as a warning. An HTTP charset
     /// libxml2 does not know is ignored with a warning, and the declaration (or UTF-8) is used.
     public var httpCharset: String?
+    /// The language of the HTTP `Content-Language` (its first tag), when the feed came over HTTP: the feed's language
+    /// when the feed names none (no `language`, `dc:language` or `xml:lang` on its root), as feedparser reads it.
+    public var httpLanguage: String?
     /// An encoding that overrides the BOM, the HTTP charset and the XML declaration (for a feed known to lie).
     public var encodingOverride: String?
     /// The budget for one text node in bytes (default 16 MiB); a longer node is truncated with a warning.
@@ -33,6 +36,7 @@ public struct FeedParserOptions: Sendable {
         baseURL: URL? = nil,
         sourceID: SourceID = "feed",
         httpCharset: String? = nil,
+        httpLanguage: String? = nil,
         encodingOverride: String? = nil,
         maxTextBytes: Int = 16 << 20,
         maxDepth: Int = 256,
@@ -41,9 +45,16 @@ public struct FeedParserOptions: Sendable {
         self.baseURL = baseURL
         self.sourceID = sourceID
         self.httpCharset = httpCharset
+        self.httpLanguage = httpLanguage.flatMap(Self.firstLanguage)
         self.encodingOverride = encodingOverride
         self.maxTextBytes = maxTextBytes
         self.maxDepth = maxDepth
         self.sanitizer = sanitizer
+    }
+
+    /// The first language tag of a `Content-Language` value (`de-DE, en` is `de-DE`); `nil` when there is none.
+    static func firstLanguage(_ header: String) -> String? {
+        let first = header.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return first.isEmpty ? nil : first
     }
 }

@@ -259,7 +259,7 @@ extension FeedSAXHandler {
         extras.base = channelBase
         (extras.languages, extras.bases) = FieldContext.differences(
             channelFieldContexts,
-            language: channelLanguage ?? channelXMLLang,
+            language: feedLanguage,
             base: channelBase
         )
         return extras

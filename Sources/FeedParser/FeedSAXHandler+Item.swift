@@ -28,7 +28,8 @@ extension FeedSAXHandler {
         case .title, .atomTitle, .dcTitle, .link, .description, .dcDescription, .contentEncoded, .atomContent,
             .atomSummary, .guid, .atomID, .pubDate, .dcDate, .atomPublished, .atomUpdated, .author, .dcCreator,
             .itunesAuthor, .category, .dcSubject, .itunesDuration, .source, .itunesSummary, .language, .dcLanguage,
-            .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .itunesBlock, .itunesExplicit,
+            .fullitem, .xhtmlBody, .rights, .itunesKeywords, .comments, .wfwCommentRSS, .wfwComment, .itunesBlock,
+            .itunesExplicit,
             .dcCreated, .dcIssued, .atomCreated, .expirationDate, .dcContributor, .dcPublisher, .ccLicense:
             // Categories may come in a wrapper no module defines (`<categories><category>`), read as feedparser does;
             // so may a description (Google's `<og><description>`), which feedparser reads as the item's.
@@ -290,7 +291,12 @@ extension FeedSAXHandler {
         case .contentEncoded:
             item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
         case .rights:
-            if item.rights == nil { item.rights = rawText(.plainText(markup: captureType != .text)) }
+            if item.rights == nil {
+                item.rights = rawText(.plainText(markup: captureType != .text))
+                // Rights with markup (a link to the licence) are kept as HTML too, as the feed's are; they are rare,
+                // so this is done here rather than when the item is built.
+                if let html = markupKept() { item.updateDetails { $0.rightsHTML = html } }
+            }
         case .fullitem:
             if item.contentEncoded == nil {
                 item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
@@ -382,6 +388,9 @@ extension FeedSAXHandler {
             guard !value.isEmpty else { break }
             let resolved = resolve(value, baseCount: captureBaseCount)
             if kind == .comments { item.comments = resolved } else { item.commentsFeed = resolved }
+        case .wfwComment:
+            let value = trimmedText()
+            if !value.isEmpty { item.updateDetails { $0.commentsAPI = resolve(value, baseCount: captureBaseCount) } }
         case .itunesBlock:
             item.itunes.block = item.itunes.block ?? String(decoding: text.bytes, as: UTF8.self)
         case .itunesExplicit:

@@ -70,6 +70,10 @@ final class FeedSAXHandler {
     /// The `xml:lang` of the root or channel element: the feed's language when no `language` element names one.
     var channelXMLLang: String?
 
+    /// The feed's language: its `language` or `dc:language`, else the `xml:lang` of its root, else the language it
+    /// was served in over HTTP.
+    var feedLanguage: String? { channelLanguage ?? channelXMLLang ?? options.httpLanguage }
+
     /// The `xml:lang` values in force: the depth of the element that set each, innermost last.
     var languages: [(depth: Int, value: String)] = []
 
@@ -214,7 +218,7 @@ final class FeedSAXHandler {
             },
             feedURL: channelFeedURL.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
             description: channelDescription ?? channelITunesSubtitle.flatMap { $0.isEmpty ? nil : $0 },
-            language: channelLanguage ?? channelXMLLang,
+            language: feedLanguage,
             authors: channelAuthors,
             generator: channelGenerator,
             image: channelImage.flatMap { FeedItem.isSafeLink($0) ? $0 : nil },
@@ -457,7 +461,7 @@ final class FeedSAXHandler {
         var finished = ItemBuilder(textCapacity: itemTextCapacity)
         swap(&finished, &item)
         if finished.hasFieldContexts {
-            finished.inheritedContext = FieldContext(language: channelLanguage ?? channelXMLLang, base: channelBase)
+            finished.inheritedContext = FieldContext(language: feedLanguage, base: channelBase)
         }
         itemIsNew = true
         completed.append(PendingFeedItem(builder: finished, context: itemContext))

@@ -212,8 +212,9 @@ struct ItemBuilder {
         if let html {
             switch contentHTML {
             case .inItem(let sanitizer):
-                item.contentHTML = html.string(in: text)
-                if let sanitizer { item.sanitizeContent(with: sanitizer, baseURL: baseURL) }
+                let string = html.string(in: text)
+                // The rights' HTML was made safe when it was read (``FeedSAXHandler/markupKept()``).
+                item.contentHTML = sanitizer?.sanitize(string, baseURL: baseURL) ?? string
             case .safeUTF8(let sanitizer):
                 safeContentHTML = html.withUTF8(in: text) { sanitizer.sanitizedUTF8(validUTF8: $0, baseURL: baseURL) }
             }

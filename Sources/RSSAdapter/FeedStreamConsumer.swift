@@ -34,6 +34,7 @@ final class FeedStreamConsumer {
         location: String,
         baseURL: URL?,
         httpCharset: String?,
+        httpLanguage: String? = nil,
         settings: FeedFetchSettings,
         sink: EventSink,
         shape: @escaping @Sendable (FeedItem) -> FeedItem?
@@ -47,6 +48,7 @@ final class FeedStreamConsumer {
             baseURL: baseURL,
             sourceID: sourceID,
             httpCharset: httpCharset,
+            httpLanguage: httpLanguage,
             encodingOverride: settings.encodingOverride,
             // Sanitized after `shape`, which may read the feed's own markup (google-news's related coverage).
             sanitizer: nil

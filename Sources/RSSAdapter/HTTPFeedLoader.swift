@@ -158,6 +158,7 @@ struct HTTPFeedLoader {
             location: url.absoluteString,
             baseURL: url,
             httpCharset: response.headers.first(name: "Content-Type").flatMap(ContentType.charset),
+            httpLanguage: response.headers.first(name: "Content-Language"),
             settings: settings,
             sink: sink,
             shape: shape

@@ -17,6 +17,8 @@ public struct WebPage: Sendable {
     public var url: URL
     /// The `Content-Type` header, when there was one.
     public var contentType: String?
+    /// The `Content-Language` header, when there was one.
+    public var contentLanguage: String?
     public var body: [UInt8]
 
     /// Why the page could not be fetched, in words that name the URL.
@@ -68,7 +70,12 @@ public struct WebPage: Sendable {
                         )
                     }
                 }
-                return WebPage(url: current, contentType: response.headers.first(name: "Content-Type"), body: body)
+                return WebPage(
+                    url: current,
+                    contentType: response.headers.first(name: "Content-Type"),
+                    contentLanguage: response.headers.first(name: "Content-Language"),
+                    body: body
+                )
             } catch let failure as Failure {
                 throw failure
             } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {

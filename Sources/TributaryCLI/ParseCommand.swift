@@ -53,6 +53,14 @@ struct ParseCommand: AsyncParsableCommand {
     )
     var charset: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The language the feed was served in (the HTTP Content-Language): the feed's language when it names none.",
+            valueName: "tag"
+        )
+    )
+    var language: String?
+
     func validate() throws {
         guard SourceID(sourceID).isValid else {
             throw ValidationError("--source-id must be lower-case letters, digits and '-', like 'my-feed'")
@@ -76,6 +84,7 @@ struct ParseCommand: AsyncParsableCommand {
             try convert(
                 baseURL: effectiveBaseURL ?? page.url,
                 charset: charset ?? page.charset,
+                language: language ?? page.contentLanguage,
                 read: page.bodyReader()
             )
             return
@@ -88,16 +97,22 @@ struct ParseCommand: AsyncParsableCommand {
             throw CLIExit.sourceFailed
         }
         defer { reader.close() }
-        try convert(baseURL: effectiveBaseURL, charset: charset) { try reader.next(into: $0) }
+        try convert(baseURL: effectiveBaseURL, charset: charset, language: language) { try reader.next(into: $0) }
     }
 
     /// Parses what `read` gives and prints it in the chosen format.
     private func convert(
         baseURL: URL?,
         charset: String?,
+        language: String?,
         read: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws {
-        let options = FeedParserOptions(baseURL: baseURL, sourceID: SourceID(sourceID), httpCharset: charset)
+        let options = FeedParserOptions(
+            baseURL: baseURL,
+            sourceID: SourceID(sourceID),
+            httpCharset: charset,
+            httpLanguage: language
+        )
         let feed: JSONFeed?
         do {
             feed = try FeedConversion.convert(

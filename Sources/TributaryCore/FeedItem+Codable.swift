@@ -111,6 +111,8 @@ extension TributaryExtension: Codable {
         case itunesExplicit = "itunes_explicit"
         case itunesDuration = "itunes_duration"
         case itunesSubtitle = "itunes_subtitle"
+        case rightsHTML = "rights_html"
+        case commentsAPI = "comments_api"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -142,7 +144,9 @@ extension TributaryExtension: Codable {
             itunesDuration: try container.decodeIfPresent(String.self, forKey: .itunesDuration),
             itunesSubtitle: try container.decodeIfPresent(String.self, forKey: .itunesSubtitle),
             languages: try container.decodeIfPresent([String: String].self, forKey: .languages) ?? [:],
-            bases: try container.decodeIfPresent([String: String].self, forKey: .bases) ?? [:]
+            bases: try container.decodeIfPresent([String: String].self, forKey: .bases) ?? [:],
+            rightsHTML: try container.decodeIfPresent(String.self, forKey: .rightsHTML),
+            commentsAPI: try container.decodeIfPresent(String.self, forKey: .commentsAPI)
         )
     }
 
@@ -172,6 +176,8 @@ extension TributaryExtension: Codable {
         try container.encodeIfPresent(chapters, forKey: .chapters)
         if !details.languages.isEmpty { try container.encode(details.languages, forKey: .languages) }
         if !details.bases.isEmpty { try container.encode(details.bases, forKey: .bases) }
+        try container.encodeIfPresent(details.rightsHTML, forKey: .rightsHTML)
+        try container.encodeIfPresent(details.commentsAPI, forKey: .commentsAPI)
     }
 }
 

@@ -157,6 +157,7 @@ extension FeedItem {
                 let created = date(members["created"]), let expires = date(members["expires"]),
                 let license = string(members["license"]),
                 let languages = stringMap(members["languages"]), let bases = stringMap(members["bases"]),
+                let rightsHTML = string(members["rights_html"]), let commentsAPI = string(members["comments_api"]),
                 let related = list(members["related"], relatedLink), let alsoIn = list(members["also_in"], reference),
                 let contributors = list(members["contributors"], author), let links = list(members["links"], link),
                 let categories = list(members["categories"], category)
@@ -195,7 +196,9 @@ extension FeedItem {
                     itunesDuration: duration,
                     itunesSubtitle: subtitle,
                     languages: languages ?? [:],
-                    bases: bases ?? [:]
+                    bases: bases ?? [:],
+                    rightsHTML: rightsHTML,
+                    commentsAPI: commentsAPI
                 )
             )
         }

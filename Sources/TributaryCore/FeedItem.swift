@@ -336,6 +336,12 @@ public struct TributaryExtension: Hashable, Sendable {
         /// "none" (`xml:lang=""`). `_tributary.languages`, `_tributary.bases`.
         public var languages: [String: String]
         public var bases: [String: String]
+        /// The item's rights as sanitized HTML, when the feed wrote them with markup (a link to the licence); the
+        /// plain text is ``TributaryExtension/rights``. `_tributary.rights_html`, as the feed's.
+        public var rightsHTML: String?
+        /// Where comments on the item are posted (the Comment API's `wfw:comment`), resolved.
+        /// `_tributary.comments_api`.
+        public var commentsAPI: String?
 
         public init(
             created: Date? = nil,
@@ -346,7 +352,9 @@ public struct TributaryExtension: Hashable, Sendable {
             itunesDuration: String? = nil,
             itunesSubtitle: String? = nil,
             languages: [String: String] = [:],
-            bases: [String: String] = [:]
+            bases: [String: String] = [:],
+            rightsHTML: String? = nil,
+            commentsAPI: String? = nil
         ) {
             self.created = created
             self.expires = expires
@@ -357,6 +365,8 @@ public struct TributaryExtension: Hashable, Sendable {
             self.itunesSubtitle = itunesSubtitle
             self.languages = languages
             self.bases = bases
+            self.rightsHTML = rightsHTML
+            self.commentsAPI = commentsAPI
         }
     }
 

@@ -320,6 +320,8 @@ public struct JSONFeedWriter: Sendable {
             date(expires, into: &buffer)
         }
         optional("license", details.license, into: &buffer, first: &first)
+        optional("rights_html", details.rightsHTML, into: &buffer, first: &first)
+        optional("comments_api", details.commentsAPI, into: &buffer, first: &first)
         if let publisher = details.publisher {
             member("publisher", into: &buffer, first: &first)
             buffer.append(0x7B)

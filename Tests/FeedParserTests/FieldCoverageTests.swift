@@ -494,6 +494,57 @@ import TributaryCore
         )
     }
 
+    /// An entry's rights with markup keep it as HTML beside the plain text (a link to the licence), as a feed's do;
+    /// the Comment API's `wfw:comment` is where comments are posted.
+    @Test func rightsWithMarkupAndTheCommentAPIAreKept() throws {
+        let feed = Array(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:wfw="http://wellformedweb.org/CommentAPI/">
+            <entry><id>urn:1</id>
+            <rights type="html">&lt;a href="/licence"&gt;CC BY&lt;/a&gt; 2026&lt;script&gt;alert(1)&lt;/script&gt;</rights>
+            <wfw:comment> /comments?post=1 </wfw:comment></entry>
+            <entry><id>urn:2</id><rights>Plain rights</rights></entry></feed>
+            """.utf8
+        )
+        let base = URL(string: "https://blog.example.org/feed.atom")
+        let result = try FixtureSupport.parse(feed, options: FeedParserOptions(baseURL: base))
+        #expect(result.items.map { $0.tributary?.rights } == ["CC BY 2026", "Plain rights"])
+        let safe = #"<a href="https://blog.example.org/licence">CC BY</a> 2026"#
+        #expect(result.items.map { $0.tributary?.details.rightsHTML } == [safe, nil])
+        #expect(
+            result.items.map { $0.tributary?.details.commentsAPI } == ["https://blog.example.org/comments?post=1", nil]
+        )
+        // Parsed without a sanitizer (the adapters, which reshape items first), the item is made safe afterwards.
+        var unsanitized = try #require(
+            try FixtureSupport.parse(feed, options: FeedParserOptions(baseURL: base, sanitizer: nil)).items.first
+        )
+        #expect(unsanitized.tributary?.details.rightsHTML?.contains("<script>") == true)
+        unsanitized.sanitizeContent(with: HTMLSanitizer(), baseURL: base)
+        #expect(unsanitized.tributary?.details.rightsHTML == safe)
+        // So is one read from JSON Feed, whatever its `_tributary` says.
+        var hostile = FeedItem(id: "j", url: "https://example.com/j")
+        hostile.tributary = TributaryExtension(details: .init(rightsHTML: "<script>alert(1)</script><b>ok</b>"))
+        let prepared = JSONFeedDocumentReader.prepared(hostile, sourceID: "json", base: nil)
+        #expect(prepared.tributary?.details.rightsHTML == "<b>ok</b>")
+    }
+
+    /// The language a feed was served in (HTTP `Content-Language`) is the feed's when the feed names none, and what its
+    /// fields' own languages are told apart from.
+    @Test func theHTTPLanguageIsTheFeedsWhenItNamesNone() throws {
+        func parse(_ feed: String) throws -> (metadata: FeedMetadata?, items: [FeedItem], warnings: [SourceWarning]) {
+            try FixtureSupport.parse(Array(feed.utf8), options: FeedParserOptions(httpLanguage: " en-GB , en"))
+        }
+        let unnamed = try parse(
+            #"<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><title xml:lang="de">T</title></entry></feed>"#
+        )
+        #expect(unnamed.metadata?.language == "en-GB")
+        #expect(unnamed.items.first?.tributary?.details.languages == ["title": "de"])
+        let named = try parse(
+            #"<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="fr"><entry><id>1</id></entry></feed>"#
+        )
+        #expect(named.metadata?.language == "fr")
+    }
+
     /// CDF names its base in the channel's `BASE` attribute; an `<item>` in an Atom feed is an entry.
     @Test func cdfBaseAndAtomItems() throws {
         let cdf = try FixtureSupport.parse(

@@ -35,6 +35,16 @@ import Testing
         router.get("/quiet/") { _, _ in page("<html><head></head><body>no feeds here</body></html>", "text/html") }
         router.get("/atom.xml") { _, _ in page(rss, "application/rss+xml") }
         router.get("/moved") { _, _ in Response(status: .movedPermanently, headers: [.location: "/blog/feed.xml"]) }
+        // Served with the language the server knows it is in; the second names its own.
+        router.get("/served-in/:name") { _, context in
+            let own = try context.parameters.require("name") == "french.xml"
+            let feed = own ? rss.replacing("<link>/</link>", with: "<link>/</link><language>fr</language>") : rss
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/rss+xml", .contentLanguage: "en-GB, en"],
+                body: .init(byteBuffer: ByteBuffer(string: feed))
+            )
+        }
         return router
     }
 
@@ -101,6 +111,32 @@ import Testing
             let missing = try TributaryProcess.run(["parse", "http://127.0.0.1:\(port)/nope.xml"], in: workspace.url)
             #expect(missing.status == 1)
             #expect(missing.standardError.contains("nope.xml: the server answered HTTP 404 Not Found"))
+        }
+    }
+
+    /// The language a feed was served in (HTTP `Content-Language`, its first tag) is the feed's when it names none;
+    /// `--language` says it for a file.
+    @Test func parseTakesTheFeedsLanguageFromContentLanguageWhenTheFeedNamesNone() async throws {
+        try await withTestServer(Self.router()) { port in
+            let workspace = try Workspace()
+            let served = try TributaryProcess.run(
+                ["parse", "http://127.0.0.1:\(port)/served-in/english.xml"],
+                in: workspace.url
+            )
+            #expect(served.status == 0, "\(served.standardError)")
+            #expect(served.standardOutput.contains(#""language":"en-GB""#), "\(served.standardOutput)")
+            let own = try TributaryProcess.run(
+                ["parse", "http://127.0.0.1:\(port)/served-in/french.xml"],
+                in: workspace.url
+            )
+            #expect(own.standardOutput.contains(#""language":"fr""#), "\(own.standardOutput)")
+            #expect(!own.standardOutput.contains("en-GB"))
+            let file = workspace.url.appending(path: "feed.xml")
+            try Data(Self.rss.utf8).write(to: file)
+            let told = try TributaryProcess.run(["parse", "--language", "de", file.path], in: workspace.url)
+            #expect(told.standardOutput.contains(#""language":"de""#), "\(told.standardOutput)")
+            let untold = try TributaryProcess.run(["parse", file.path], in: workspace.url)
+            #expect(!untold.standardOutput.contains(#""language""#), "\(untold.standardOutput)")
         }
     }
 }

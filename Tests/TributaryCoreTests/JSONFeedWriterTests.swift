@@ -62,7 +62,9 @@ import TributaryCore
                 details: .init(
                     license: "https://creativecommons.org/licenses/by/4.0/",
                     languages: ["title": "", "content": text, text: "de"],
-                    bases: ["summary": "https://b.example.com/\(index)/", text: "https://c.example.com/"]
+                    bases: ["summary": "https://b.example.com/\(index)/", text: "https://c.example.com/"],
+                    rightsHTML: "<a href=\"https://creativecommons.org/\">\(text)</a>",
+                    commentsAPI: "https://blog.example.com/comments?post=\(index)"
                 )
             ),
             extensions: [

@@ -537,8 +537,13 @@ def build_entry(item: dict[str, Any], feed_language: str | None, feed_base: str)
         entry["where"] = FeedParserDict(type=kind, coordinates=coordinates)
     if extension.get("comments_feed"):
         entry["wfw_commentrss"] = extension["comments_feed"]
+    if extension.get("comments_api"):
+        entry["wfw_comment"] = extension["comments_api"]
     _itunes_flags(extension, entry)
-    if extension.get("rights"):
+    if extension.get("rights_html"):  # the rights as the feed wrote them in HTML, sanitized
+        entry["rights"] = extension["rights_html"]
+        entry["rights_detail"] = _detail(extension["rights_html"], "text/html", language)
+    elif extension.get("rights"):
         entry["rights"] = extension["rights"]
         entry["rights_detail"] = _detail(extension["rights"], "text/plain", language)
     origin = extension.get("origin")
@@ -746,7 +751,7 @@ class ParseOptions:
             base_url=first("--base-url"),
             content_type=first("--content-type"),
             charset=first("--http-charset", "--charset"),
-            content_language=first("--content-language"),
+            content_language=first("--content-language", "--language"),
         )
 
     def describe(self) -> str:

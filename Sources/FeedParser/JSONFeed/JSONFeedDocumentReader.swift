@@ -150,9 +150,9 @@ public enum JSONFeedDocumentReader {
         // Links that are not http(s) or mailto are dropped here too (the pipeline's Normaliser says so per item):
         // `parse` of a JSON Feed prints what this returns.
         _ = item.removeUnsafeURLs()
-        if let html = item.contentHTML {
+        if item.contentHTML != nil || item.tributary?.hasDetails == true {
             let contentBase = item.url.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
-            item.contentHTML = HTMLSanitizer().sanitize(html, baseURL: contentBase)
+            item.sanitizeContent(with: HTMLSanitizer(), baseURL: contentBase)
         }
         if item.id.allSatisfy(\.isWhitespace) { item.id = item.derivedID() }
         item.sourceID = sourceID
