@@ -73,6 +73,10 @@ enum FeedServer {
             if name == "encoding-http-charset-contradicts-declaration.xml" {
                 headers[.contentType] = "text/xml; charset=windows-1252"
             }
+            // Served in a language: the feed that names none has it, the one that names its own keeps that.
+            if name == "atom03-escaped-mode.xml" || name == "google-news-top-stories-en.xml" {
+                headers[.contentLanguage] = "fr-CA, fr"
+            }
             guard let data = try? Fixture.data(name) else { return Response(status: .notFound) }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }

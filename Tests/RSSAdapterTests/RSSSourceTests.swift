@@ -1,6 +1,7 @@
 import FeedParser
 import Foundation
 import Hummingbird
+import Logging
 import TestSupport
 import Testing
 import TributaryCore
@@ -77,6 +78,23 @@ import TributaryCore
                 // Bytes 0x93/0x94 are curly quotes in windows-1252, but C1 controls in the declared ISO-8859-1.
                 #expect(title.contains("\u{201C}quoted\u{201D}"), "\(title)")
             }
+        }
+    }
+
+    /// The language a feed is served in (`Content-Language`) is the feed's when the feed names none.
+    @Test func httpContentLanguageIsTheLanguageOfAFeedThatNamesNone() async throws {
+        try await withTestServer(FeedServer.router()) { port in
+            let reader = FeedReader(sourceID: "feed", logger: Logger(label: "test"))
+            let result = try await reader.read(
+                from: try #require(URL(string: "http://127.0.0.1:\(port)/fixtures/atom03-escaped-mode.xml")),
+                into: EventRecorder().sink
+            )
+            #expect(result.metadata?.language == "fr-CA")
+            let named = try await reader.read(
+                from: try #require(URL(string: "http://127.0.0.1:\(port)/fixtures/google-news-top-stories-en.xml")),
+                into: EventRecorder().sink
+            )
+            #expect(named.metadata?.language == "en-US")
         }
     }
 
