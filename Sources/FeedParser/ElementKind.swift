@@ -255,6 +255,16 @@ enum ElementKind: UInt8 {
         }
     }
 
+    /// A title, description, summary, content or rights: text written in a language.
+    var isProse: Bool {
+        switch self {
+        case .title, .atomTitle, .dcTitle, .mediaTitle, .description, .dcDescription, .contentEncoded, .atomContent,
+            .atomSummary, .itunesSummary, .itunesSubtitle, .xhtmlBody, .fullitem, .rights, .atomSubtitle, .atomInfo:
+            true
+        default: false
+        }
+    }
+
     /// `media:group` or `media:content`, whose Media RSS children describe the item.
     var isMediaContainer: Bool { self == .mediaGroup || self == .mediaContent || self == .enclosure }
 }

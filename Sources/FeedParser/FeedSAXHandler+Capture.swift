@@ -65,6 +65,17 @@ extension FeedSAXHandler {
                 base: captureBaseCount > 0 ? bases[captureBaseCount - 1] : nil
             )
         if scope == .item { item.fieldContext = captureContext }
+        if !languages.isEmpty, kind.isProse, let language = currentLanguage {
+            // An `xml:lang` on a text field (`<content xml:lang="en">`, Daring Fireball) is the item's or feed's
+            // language when nothing above it named one: the HTML digest gives it to the item (`lang`, which picks
+            // Japanese or Chinese glyphs). feedparser gives such an item no language; the field keeps its own either
+            // way. An identifier's or a date's `xml:lang` says nothing about the item's.
+            if scope == .item, item.language == nil {
+                item.language = language
+            } else if scope == .channel, channelXMLLang == nil {
+                channelXMLLang = language
+            }
+        }
         xhtmlWrapperDepth = -1
         authorNameDepth = -1
         truncated = false
