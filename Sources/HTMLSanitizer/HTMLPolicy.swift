@@ -13,16 +13,19 @@ enum HTMLPolicy {
     /// Elements that have no content and no end tag.
     static let voidElements: Set<String> = ["br", "col", "hr", "img", "wbr"]
 
-    /// Elements dropped together with everything inside them: scripting, embedding, forms, raw-text elements and
-    /// document metadata.
+    /// Elements dropped together with everything inside them: scripting, embedding, forms and their fields,
+    /// raw-text elements and document metadata.
+    ///
+    /// A `button` or `label` is not here: outside a form (which is dropped whole) it is only visible text, as in Real
+    /// Python's "Show/Hide" toggles, so it is unwrapped and its text stays, as feedparser keeps it.
     ///
     /// SVG and MathML (`svg`, `math`) and `audio`/`video` are not here: like every element not allowed they are
     /// unwrapped, so their text (an SVG `<text>` or `<desc>`, a formula's `<mi>`, a player's fallback sentence) stays
     /// while the elements and every attribute go, as feedparser keeps that text. What inside them could run script
     /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
-        "applet", "area", "base", "basefont", "bgsound", "button", "canvas", "datalist", "dialog", "embed",
-        "fieldset", "form", "frame", "frameset", "head", "iframe", "input", "isindex", "keygen", "label", "layer",
+        "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed",
+        "fieldset", "form", "frame", "frameset", "head", "iframe", "input", "isindex", "keygen", "layer",
         "link", "listing", "map", "meta", "noembed", "noframes", "noscript", "object", "optgroup", "option",
         "output", "param", "plaintext", "portal", "script", "select", "slot", "source", "style", "template",
         "textarea", "title", "track", "xml", "xmp",

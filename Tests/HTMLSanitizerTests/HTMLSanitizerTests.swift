@@ -26,8 +26,7 @@ import Testing
 
     @Test func dropsDangerousElementsWithTheirContent() {
         for tag in [
-            "script", "style", "iframe", "object", "form", "noscript", "template", "textarea", "select", "button",
-            "frameset",
+            "script", "style", "iframe", "object", "form", "noscript", "template", "textarea", "select", "frameset",
         ] {
             #expect(clean("a<\(tag)>hidden <b>x</b></\(tag)>b") == "ab", "\(tag)")
         }
@@ -48,6 +47,18 @@ import Testing
                 == "Your browser cannot play it."
         )
         #expect(clean("<audio src=\"a.mp3\"><source src=\"b.ogg\">No audio.</audio>") == "No audio.")
+    }
+
+    /// A button or label outside a form is visible text (Real Python's "Show/Hide" toggles): unwrapped, its text kept;
+    /// inside a form it goes with the form.
+    @Test func unwrapsButtonsAndLabelsKeepingTheirText() {
+        #expect(
+            clean(
+                #"<p><button class="toggle" onclick="x()">Show/Hide</button> <label for="a">Name <b>B</b></label></p>"#
+            )
+                == "<p>Show/Hide Name <b>B</b></p>"
+        )
+        #expect(clean("a<form><label>L</label><button>Go</button></form>b") == "ab")
     }
 
     @Test func unwrapsUnknownElementsKeepingTheirText() {
