@@ -214,6 +214,7 @@ enum ElementKind: UInt8 {
         case "abstract": .description  // CDF's description
         case "expirationdate": .expirationDate
         case "summary": .atomSummary  // an RSS item's `<summary>`, read as feedparser reads it: its summary
+        case "content": .atomContent  // an RSS item's `<content>` (no namespace), its content as in feedparser
         case "id": .atomID  // an RSS item's `<id>` (Assembla's tickets), its id when it has no guid, as in feedparser
         // Atom's date names written in RSS without a namespace (`<modified>` beside `<pubDate>`), read as feedparser
         // reads them wherever they are.

@@ -192,16 +192,18 @@ struct ItemBuilder {
         } else if let contentEncoded = contentEncoded.take() {
             html = contentEncoded
             summaryMarkup = description.take() ?? summaryHTML
-        } else if let content = atomContentHTML.take() ?? description.take()
+        } else if let content = atomContentHTML.take() ?? (atomContentText == nil ? description.take() : nil)
             ?? (atomContentText == nil && summary == nil && summaryHTML == nil ? mediaDescription.take() : nil)
         {
             html = content
-            summaryMarkup = summaryHTML
+            // A description beside Atom content (an RSS item's `<content>`) is the summary.
+            summaryMarkup = summaryHTML ?? description.take()
         } else if atomContentText == nil {
             html = summaryHTML
         } else {
+            // Text content (an Atom entry's, or an RSS item's `<content>`): a description beside it is the summary.
             html = nil
-            summaryMarkup = summaryHTML
+            summaryMarkup = summaryHTML ?? description.take()
         }
         if var summary = read(summaryMarkup), !summary.isEmpty {
             item.summary = summary.withUTF8 { FeedText.plainText($0) }

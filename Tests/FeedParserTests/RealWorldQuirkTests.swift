@@ -273,6 +273,20 @@ extension RealWorldQuirkTests {
         #expect(items.map(\.url) == Array(repeating: "http://tracker.example.org/tickets/2871", count: 2))
     }
 
+    /// An RSS item's `<content>` without a namespace is its content, typed as Atom's is, and the description beside
+    /// it its summary, as feedparser reads them.
+    @Test func anRSSItemsContentElementWithoutANamespaceIsItsContent() throws {
+        let items = try FixtureSupport.parseFixture("rss-item-content-without-namespace.xml").items
+        try #require(items.count == 3)
+        #expect(items[0].contentHTML == "<p>The full <b>article</b> text.</p>")
+        #expect(items[0].summary == "A short description.")
+        #expect(items[1].contentHTML == nil)
+        #expect(items[1].contentText == "Only text & no description.")
+        #expect(items[2].contentHTML == nil)
+        #expect(items[2].contentText == "The whole text.")
+        #expect(items[2].summary == "The summary.")
+    }
+
     /// A reference to a control character inside a word (XML does not allow it) is left out, as the raw character
     /// is, rather than written as U+FFFD in the middle of the word; the feed is still read, with a warning.
     @Test func aControlCharacterReferenceInAWordIsLeftOut() throws {
