@@ -57,14 +57,16 @@ extension FeedSAXHandler {
         captureDepth = depth
         captureType = type
         captureBaseCount = stack[depth].baseCount
-        captureContext =
-            languages.isEmpty && captureBaseCount == 0
-            ? nil
-            : FieldContext(
-                language: languages.isEmpty ? nil : currentLanguage ?? "",
-                base: captureBaseCount > 0 ? bases[captureBaseCount - 1] : nil
-            )
-        if scope == .item { item.fieldContext = captureContext }
+        if contextsSeen {
+            captureContext =
+                languages.isEmpty && captureBaseCount == 0
+                ? nil
+                : FieldContext(
+                    language: languages.isEmpty ? nil : currentLanguage ?? "",
+                    base: captureBaseCount > 0 ? bases[captureBaseCount - 1] : nil
+                )
+            if scope == .item { item.fieldContext = captureContext }
+        }
         if !languages.isEmpty, kind.isProse, let language = currentLanguage {
             // An `xml:lang` on a text field (`<content xml:lang="en">`, Daring Fireball) is the item's or feed's
             // language when nothing above it named one: the HTML digest gives it to the item (`lang`, which picks
@@ -106,7 +108,7 @@ extension FeedSAXHandler {
         switch captureScope {
         case .item:
             finishItemField(kind)
-            item.fieldContext = nil
+            if contextsSeen { item.fieldContext = nil }
         case .channel: finishChannelField(kind)
         case .author:
             let value = trimmedText()
