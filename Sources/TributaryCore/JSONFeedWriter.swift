@@ -336,17 +336,11 @@ public struct JSONFeedWriter: Sendable {
             member("chapters", into: &buffer, first: &first)
             json(chapters, into: &buffer)
         }
+        // Rare (a feed that gives a field its own xml:lang or xml:base): written as any JSON object, keys sorted.
         for (key, map) in [("languages" as StaticString, details.languages), ("bases", details.bases)]
         where !map.isEmpty {
             member(key, into: &buffer, first: &first)
-            buffer.append(0x7B)
-            for (index, name) in map.keys.sorted().enumerated() {
-                if index > 0 { buffer.append(0x2C) }
-                string(name, into: &buffer)
-                buffer.append(0x3A)
-                string(map[name] ?? "", into: &buffer)
-            }
-            buffer.append(0x7D)
+            json(.object(map.mapValues { .string($0) }), into: &buffer)
         }
     }
 
