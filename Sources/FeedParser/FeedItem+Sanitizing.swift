@@ -3,9 +3,18 @@ public import HTMLSanitizer
 public import TributaryCore
 
 extension FeedItem {
-    /// Makes the item's HTML safe (SRC-7): `content_html`, and the rights' HTML (`_tributary.rights_html`), as the
-    /// parser does when its options carry a sanitizer. For callers that parse with `sanitizer: nil` and sanitize
-    /// later, after reshaping items or on another thread, and for items read from JSON Feed.
+    /// Whether the item may hold HTML that ``sanitizeContent(with:baseURL:)`` makes safe: a cheap check, so that
+    /// items with none skip it.
+    public var mayHoldHTML: Bool {
+        guard contentHTML == nil, tributary?.hasDetails != true else { return true }
+        guard let origin = tributary?.origin else { return false }
+        return origin.subtitleHTML != nil || origin.rightsHTML != nil
+    }
+
+    /// Makes the item's HTML safe (SRC-7): `content_html`, the rights' HTML (`_tributary.rights_html`), and its Atom
+    /// source's subtitle and rights HTML (`_tributary.origin.subtitle_html`, `rights_html`), as the parser does when
+    /// its options carry a sanitizer. For callers that parse with `sanitizer: nil` and sanitize later, after
+    /// reshaping items or on another thread, and for items read from JSON Feed.
     ///
     /// - Parameters:
     ///   - sanitizer: the sanitizer to use.
@@ -16,6 +25,15 @@ extension FeedItem {
         if let rights = tributary?.details.rightsHTML {
             let safe = sanitizer.sanitize(rights, baseURL: baseURL)
             tributary?.details.rightsHTML = safe.isEmpty ? nil : safe
+        }
+        if var origin = tributary?.origin, origin.subtitleHTML != nil || origin.rightsHTML != nil {
+            origin.subtitleHTML = origin.subtitleHTML.map { sanitizer.sanitize($0, baseURL: baseURL) }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
+            origin.rightsHTML = origin.rightsHTML.map { sanitizer.sanitize($0, baseURL: baseURL) }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
+            tributary?.origin = origin
         }
     }
 }

@@ -460,8 +460,13 @@ extension FeedSAXHandler {
     func finishOriginField(_ kind: ElementKind) {
         switch kind {
         case .atomTitle: origin.title = plainTitle()
-        case .atomSubtitle: origin.subtitle = nonEmpty(plainTitle())
-        case .rights: origin.rights = nonEmpty(plainTitle())
+        case .atomSubtitle:
+            origin.subtitle = nonEmpty(plainTitle())
+            // Written with markup, kept as HTML too, as the feed's own subtitle and rights are.
+            if origin.subtitle != nil, let html = markupKept() { origin.subtitleHTML = html }
+        case .rights:
+            origin.rights = nonEmpty(plainTitle())
+            if origin.rights != nil, let html = markupKept() { origin.rightsHTML = html }
         case .atomID: origin.id = nonEmpty(trimmedText())
         case .atomUpdated: origin.updated = parseDate()
         case .atomGenerator: origin.generator = nonEmpty(FeedText.plainText(text.bytes))

@@ -36,15 +36,24 @@ enum ControlCharacters {
     /// Whether the text holds a C0 control, DEL, a C1 control (C2 80 to C2 9F in UTF-8) or U+2028/U+2029 (E2 80
     /// A8/A9), read from its UTF-8 without decoding it (in valid UTF-8, C2 and E2 only ever lead a character).
     private static func holdsControls(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F { return true }
-            if previous == 0xC2, (0x80...0x9F).contains(byte) { return true }
-            if beforePrevious == 0xE2, previous == 0x80, byte == 0xA8 || byte == 0xA9 { return true }
-            (beforePrevious, previous) = (previous, byte)
+        var text = text
+        return text.withUTF8 { bytes in
+            // Printable ASCII, nearly every byte, costs one comparison; C1 controls are `C2 80` to `C2 9F`, the line
+            // and paragraph separators `E2 80 A8` and `E2 80 A9`.
+            let count = bytes.count
+            for index in 0..<count {
+                let byte = bytes[index]
+                if byte >= 0x20, byte < 0x7F { continue }
+                if byte < 0x20 || byte == 0x7F { return true }
+                if byte == 0xC2, index + 1 < count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+                if byte == 0xE2, index + 2 < count, bytes[index + 1] == 0x80,
+                    bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+                {
+                    return true
+                }
+            }
+            return false
         }
-        return false
     }
 
     /// The index after an escape sequence whose `ESC` was just before `start`.

@@ -15,15 +15,27 @@ public enum HTMLEscaping {
     /// Appends text already free of control characters (the template context's), escaped as ``text(_:)``
     /// escapes it, as UTF-8.
     static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x26: output.append(contentsOf: "&amp;".utf8)
-            case 0x3C: output.append(contentsOf: "&lt;".utf8)
-            case 0x3E: output.append(contentsOf: "&gt;".utf8)
-            case 0x22: output.append(contentsOf: "&quot;".utf8)
-            case 0x27: output.append(contentsOf: "&#39;".utf8)
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escaping (most of any text) are copied whole.
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() {
+                let reference: StaticString
+                switch byte {
+                case 0x26: reference = "&amp;"
+                case 0x3C: reference = "&lt;"
+                case 0x3E: reference = "&gt;"
+                case 0x22: reference = "&quot;"
+                case 0x27: reference = "&#39;"
+                default: continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                output.append(
+                    contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount)
+                )
+                runStart = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 

@@ -15,7 +15,7 @@ enum LinkPolicy {
     static func linkable(_ url: String) -> String? {
         // The usual case, an http(s) or mailto URL of printable ASCII with nothing to encode, is returned as it is.
         if URLBytes.hasWebScheme(url) || url.utf8.starts(with: "mailto:".utf8),
-            url.utf8.allSatisfy({ URLBytes.isURLByte($0) && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") })
+            url.utf8.allSatisfy({ URLBytes.isURLByte($0) && !URLBytes.isBracket($0) })
         {
             return url
         }
@@ -33,8 +33,7 @@ enum LinkPolicy {
         }
         var result = ""
         for (offset, byte) in bytes.enumerated() {
-            let isBracket = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
-            if URLBytes.isURLByte(byte), !(isBracket && offset >= authorityEnd) {
+            if URLBytes.isURLByte(byte), !(URLBytes.isBracket(byte) && offset >= authorityEnd) {
                 result.append(Character(Unicode.Scalar(byte)))
             } else {
                 result.append("%")

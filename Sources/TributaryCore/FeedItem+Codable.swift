@@ -187,6 +187,8 @@ extension TributaryExtension.Origin: Codable {
         case categories
         case generatorVersion = "generator_version"
         case generatorURL = "generator_url"
+        case subtitleHTML = "subtitle_html"
+        case rightsHTML = "rights_html"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -207,7 +209,9 @@ extension TributaryExtension.Origin: Codable {
             links: try container.decodeIfPresent([TributaryExtension.Link].self, forKey: .links) ?? [],
             categories: try container.decodeIfPresent([TributaryExtension.Category].self, forKey: .categories) ?? [],
             generatorVersion: try container.decodeIfPresent(String.self, forKey: .generatorVersion),
-            generatorURL: try container.decodeIfPresent(String.self, forKey: .generatorURL)
+            generatorURL: try container.decodeIfPresent(String.self, forKey: .generatorURL),
+            subtitleHTML: try container.decodeIfPresent(String.self, forKey: .subtitleHTML),
+            rightsHTML: try container.decodeIfPresent(String.self, forKey: .rightsHTML)
         )
     }
 
@@ -229,6 +233,8 @@ extension TributaryExtension.Origin: Codable {
         if !categories.isEmpty { try container.encode(categories, forKey: .categories) }
         try container.encodeIfPresent(generatorVersion, forKey: .generatorVersion)
         try container.encodeIfPresent(generatorURL, forKey: .generatorURL)
+        try container.encodeIfPresent(subtitleHTML, forKey: .subtitleHTML)
+        try container.encodeIfPresent(rightsHTML, forKey: .rightsHTML)
     }
 }
 

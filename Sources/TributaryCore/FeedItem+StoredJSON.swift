@@ -214,7 +214,8 @@ extension FeedItem {
                 let tags = strings(members["tags"]), let links = list(members["links"], link),
                 let categories = list(members["categories"], category),
                 let generatorVersion = string(members["generator_version"]),
-                let generatorURL = string(members["generator_url"])
+                let generatorURL = string(members["generator_url"]),
+                let subtitleHTML = string(members["subtitle_html"]), let rightsHTML = string(members["rights_html"])
             else { return nil }
             return TributaryExtension.Origin(
                 title: title,
@@ -232,7 +233,9 @@ extension FeedItem {
                 links: links ?? [],
                 categories: categories ?? [],
                 generatorVersion: generatorVersion,
-                generatorURL: generatorURL
+                generatorURL: generatorURL,
+                subtitleHTML: subtitleHTML,
+                rightsHTML: rightsHTML
             )
         }
 

@@ -498,6 +498,8 @@ public struct TributaryExtension: Hashable, Sendable {
             var categories: [Category] = []
             var generatorVersion: String?
             var generatorURL: String?
+            var subtitleHTML: String?
+            var rightsHTML: String?
         }
 
         /// Whether any of the rarely present part is set (a check that builds no empty list).
@@ -528,6 +530,17 @@ public struct TributaryExtension: Hashable, Sendable {
             get { boxedMore?.value.generatorURL }
             set { more.generatorURL = newValue }
         }
+        /// The source's `subtitle` and `rights` as HTML, sanitized, when they were written with markup (`subtitle_html`,
+        /// `rights_html`, as the feed's own `description_html` and `rights_html`); ``subtitle`` and ``rights`` are
+        /// their plain text.
+        public var subtitleHTML: String? {
+            get { boxedMore?.value.subtitleHTML }
+            set { more.subtitleHTML = newValue }
+        }
+        public var rightsHTML: String? {
+            get { boxedMore?.value.rightsHTML }
+            set { more.rightsHTML = newValue }
+        }
 
         public init(
             title: String? = nil,
@@ -545,9 +558,13 @@ public struct TributaryExtension: Hashable, Sendable {
             links: [Link]? = nil,
             categories: [Category]? = nil,
             generatorVersion: String? = nil,
-            generatorURL: String? = nil
+            generatorURL: String? = nil,
+            subtitleHTML: String? = nil,
+            rightsHTML: String? = nil
         ) {
-            if links?.isEmpty ?? true, categories?.isEmpty ?? true, generatorVersion == nil, generatorURL == nil {
+            if links?.isEmpty ?? true, categories?.isEmpty ?? true, generatorVersion == nil, generatorURL == nil,
+                subtitleHTML == nil, rightsHTML == nil
+            {
                 boxedMore = nil
             } else {
                 boxedMore = MoreBox(
@@ -555,7 +572,9 @@ public struct TributaryExtension: Hashable, Sendable {
                         links: links ?? [],
                         categories: categories ?? [],
                         generatorVersion: generatorVersion,
-                        generatorURL: generatorURL
+                        generatorURL: generatorURL,
+                        subtitleHTML: subtitleHTML,
+                        rightsHTML: rightsHTML
                     )
                 )
             }

@@ -289,6 +289,8 @@ public struct JSONFeedWriter: Sendable {
             }
             optional("generator_version", origin.generatorVersion, into: &buffer, first: &first)
             optional("generator_url", origin.generatorURL, into: &buffer, first: &first)
+            optional("subtitle_html", origin.subtitleHTML, into: &buffer, first: &first)
+            optional("rights_html", origin.rightsHTML, into: &buffer, first: &first)
         }
         buffer.append(0x7D)
     }

@@ -8,10 +8,20 @@ public enum URLBytes {
 
     /// Whether a byte may stand in a URL as written: printable ASCII but `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`,
     /// `|` and `}` (space and controls are not printable).
+    /// A `switch` over the bytes rather than a search of a string of them: every byte of every link of a digest
+    /// comes through here (a search of the string's UTF-8 view was 2.5% of a cold 1,000-feed run).
+    @inline(__always)
     public static func isURLByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x21...0x7E: !"\"<>\\^`{|}".utf8.contains(byte)
+        case 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D: false  // " < > \ ^ ` { | }
+        case 0x21...0x7E: true
         default: false
         }
+    }
+
+    /// Whether a URL's byte is `[` or `]`, which may only stand in its host.
+    @inline(__always)
+    public static func isBracket(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
     }
 }

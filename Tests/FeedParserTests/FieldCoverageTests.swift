@@ -528,6 +528,50 @@ import TributaryCore
         #expect(prepared.tributary?.details.rightsHTML == "<b>ok</b>")
     }
 
+    /// An entry's Atom `<source>` whose subtitle or rights are written with markup keeps it as sanitized HTML
+    /// (`_tributary.origin.subtitle_html`, `rights_html`) beside the plain text, as the feed's own do; plain ones
+    /// keep only their text.
+    @Test func anAtomSourcesSubtitleAndRightsKeepTheirMarkup() throws {
+        let feed = Array(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom">
+            <entry><id>urn:1</id><source><id>urn:s</id>
+            <subtitle type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">News <b>daily</b></div></subtitle>
+            <rights type="html">&lt;a href="/cc"&gt;CC BY&lt;/a&gt;&lt;script&gt;alert(1)&lt;/script&gt;</rights>
+            </source></entry>
+            <entry><id>urn:2</id><source><subtitle>Plain &amp; simple</subtitle><rights>All rights</rights></source></entry>
+            </feed>
+            """.utf8
+        )
+        let base = URL(string: "https://blog.example.org/feed.atom")
+        let result = try FixtureSupport.parse(feed, options: FeedParserOptions(baseURL: base))
+        let origins = result.items.map { $0.tributary?.origin }
+        #expect(origins.map { $0?.subtitle } == ["News daily", "Plain & simple"])
+        #expect(origins.map { $0?.rights } == ["CC BY", "All rights"])
+        #expect(origins.map { $0?.subtitleHTML } == ["News <b>daily</b>", nil])
+        let safe = #"<a href="https://blog.example.org/cc">CC BY</a>"#
+        #expect(origins.map { $0?.rightsHTML } == [safe, nil])
+        let written = String(decoding: JSONFeedWriter.encode(result.items[0]), as: UTF8.self)
+        #expect(written.contains(#""subtitle_html":"News <b>daily<\/b>""#), "\(written)")
+        // Parsed without a sanitizer, and read from JSON Feed, the source's HTML is made safe afterwards.
+        var unsanitized = try #require(
+            try FixtureSupport.parse(feed, options: FeedParserOptions(baseURL: base, sanitizer: nil)).items.first
+        )
+        #expect(unsanitized.tributary?.origin?.rightsHTML?.contains("<script>") == true)
+        unsanitized.sanitizeContent(with: HTMLSanitizer(), baseURL: base)
+        #expect(unsanitized.tributary?.origin?.rightsHTML == safe)
+        var hostile = FeedItem(id: "j", url: "https://example.com/j")
+        hostile.tributary = TributaryExtension(
+            origin: TributaryExtension.Origin(
+                subtitleHTML: "<img src=x onerror=alert(1)>",
+                rightsHTML: "<script>x</script>"
+            )
+        )
+        let prepared = JSONFeedDocumentReader.prepared(hostile, sourceID: "json", base: nil)
+        #expect(prepared.tributary?.origin?.subtitleHTML?.contains("onerror") == false)
+        #expect(prepared.tributary?.origin?.rightsHTML == nil)
+    }
+
     /// The language a feed was served in (HTTP `Content-Language`) is the feed's when the feed names none, and what its
     /// fields' own languages are told apart from.
     @Test func theHTTPLanguageIsTheFeedsWhenItNamesNone() throws {

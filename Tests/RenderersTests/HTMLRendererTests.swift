@@ -90,6 +90,14 @@ import TributaryCore
                 == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
         )
         #expect(HTMLEscaping.attribute("a\"b'c\u{0}d\u{1B}[1me\nf") == "a&quot;b&#39;cde f")
+        // Runs of other text are copied whole around the references, up to the first and last byte.
+        #expect(HTMLEscaping.text("&é<€>ü'") == "&amp;é&lt;€&gt;ü&#39;")
+        #expect(HTMLEscaping.text("plain text, nothing to escape: ß €") == "plain text, nothing to escape: ß €")
+        // C1 controls (two UTF-8 bytes) and the line and paragraph separators (three) are found at either end;
+        // other characters with the same lead bytes are kept.
+        #expect(HTMLEscaping.text("\u{85}a\u{2028}€\u{A0}b\u{9F}") == " a €\u{A0}b")
+        #expect(HTMLEscaping.text("x\u{2029}") == "x ")
+        #expect(HTMLEscaping.text("\u{2030}\u{201C}q\u{201D}") == "\u{2030}\u{201C}q\u{201D}")
     }
 
     @Test(arguments: [

@@ -46,7 +46,14 @@ import TributaryCore
             ],
             tributary: TributaryExtension(
                 source: "google-news-jp",
-                origin: TributaryExtension.Origin(title: text, url: "https://publisher.example.com"),
+                origin: TributaryExtension.Origin(
+                    title: text,
+                    url: "https://publisher.example.com",
+                    subtitle: text,
+                    rights: "rights \(text)",
+                    subtitleHTML: "<b>\(text)</b>",
+                    rightsHTML: "<a href=\"https://creativecommons.org/\">\(text)</a>"
+                ),
                 related: [TributaryExtension.RelatedLink(title: text, url: "https://r.example.com", publisher: "P")],
                 guid: "guid \(text)",
                 firstSeen: Date(timeIntervalSince1970: 1_795_000_001),

@@ -563,7 +563,10 @@ def build_entry(item: dict[str, Any], feed_language: str | None, feed_base: str)
             if origin.get(key):
                 source[key] = origin[key]
         for key in ("subtitle", "rights"):
-            if origin.get(key) is not None:
+            if origin.get(f"{key}_html"):  # written with markup: kept as sanitized HTML, as the feed's own
+                source[key] = origin[f"{key}_html"]
+                source[f"{key}_detail"] = _detail(origin[f"{key}_html"], "text/html", None)
+            elif origin.get(key) is not None:
                 source[key] = origin[key]
                 source[f"{key}_detail"] = _detail(origin[key], "text/plain", None)
         if origin.get("updated"):

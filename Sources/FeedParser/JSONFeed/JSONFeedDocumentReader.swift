@@ -150,7 +150,7 @@ public enum JSONFeedDocumentReader {
         // Links that are not http(s) or mailto are dropped here too (the pipeline's Normaliser says so per item):
         // `parse` of a JSON Feed prints what this returns.
         _ = item.removeUnsafeURLs()
-        if item.contentHTML != nil || item.tributary?.hasDetails == true {
+        if item.mayHoldHTML {
             let contentBase = item.url.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil ? nil : $0 } ?? base
             item.sanitizeContent(with: HTMLSanitizer(), baseURL: contentBase)
         }

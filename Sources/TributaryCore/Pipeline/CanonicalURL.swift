@@ -40,7 +40,9 @@ public enum CanonicalURL {
                     return nil
                 }
             }
-            guard URLBytes.isURLByte(byte), !"[]?#".utf8.contains(byte) else { return nil }
+            guard URLBytes.isURLByte(byte), !URLBytes.isBracket(byte), byte != UInt8(ascii: "?"),
+                byte != UInt8(ascii: "#")
+            else { return nil }
         }
         guard hostLength > 0 else { return nil }
         return inHost ? text + "/" : text

@@ -129,7 +129,7 @@ public struct Normaliser: Sendable {
             }
             if byte == UInt8(ascii: "%") {
                 percentDigits = 2
-            } else if !URLBytes.isURLByte(byte) || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") {
+            } else if !URLBytes.isURLByte(byte) || URLBytes.isBracket(byte) {
                 return false
             }
         }
