@@ -1,5 +1,6 @@
 import Testing
-import TributaryCore
+
+@testable import TributaryCore
 
 @Suite struct DeduplicatorTests {
     @Test func firstSightingIsNewAndTheSameIDFromTheSameSourceIsAnUpdate() {
@@ -92,6 +93,56 @@ import TributaryCore
 
     /// `ItemKey` hashes itself once, when made: keys made apart from the same source and id must still be one key,
     /// and keys differing in either must be two.
+    /// Kept keys are found by their hash and told apart where their slot keeps them; keys that share a hash go to a
+    /// second table. A deduplicator that gives every key the same hash (all but the first collide) must decide
+    /// exactly as the real one through a run of news, updates, duplicates, caps and transfers.
+    @Test func keysThatShareAHashAreToldApart() {
+        var real = Deduplicator()
+        var colliding = Deduplicator(keyHash: { _ in 42 })
+        var decisions: [(Deduplicator.Decision, Deduplicator.Decision)] = []
+        func classify(_ id: String, _ url: String?, _ source: SourceID) {
+            let item = makeItem(id, url: url)
+            decisions.append((real.classify(item, from: source), colliding.classify(item, from: source)))
+        }
+        func slots(_ keys: [ItemKey]) -> ([Int?], [Int?]) {
+            (keys.map { real.slot(of: $0) }, keys.map { colliding.slot(of: $0) })
+        }
+        let sources: [SourceID] = ["one", "two", "three"]
+        for round in 0..<3 {
+            for (index, source) in sources.enumerated() {
+                for story in 0..<8 {
+                    // Stories 0-3 are carried by every source (duplicates), 4-7 by each source alone.
+                    let url = story < 4 ? "https://news.example/\(story)" : "https://\(source).example/\(story)"
+                    classify("\(source)-\(story)", round == 2 && story == 5 ? url + "?moved" : url, source)
+                    if index == 0, story == 3 { classify("\(source)-\(story)", url, source) }
+                }
+            }
+            let keys = sources.flatMap { source in (0..<8).map { ItemKey(source: source, id: "\(source)-\($0)") } }
+            let (realSlots, collidingSlots) = slots(keys)
+            #expect(realSlots == collidingSlots)
+            // A cap lets items go; a source listed first takes another's place.
+            real.forget(ItemKey(source: "two", id: "two-\(4 + round)"))
+            colliding.forget(ItemKey(source: "two", id: "two-\(4 + round)"))
+            let (owner, taker) = (ItemKey(source: "one", id: "one-\(round)"), ItemKey(source: "three", id: "x\(round)"))
+            real.transfer(owner, to: taker)
+            colliding.transfer(owner, to: taker)
+            #expect(slots(keys).0 == slots(keys).1)
+        }
+        #expect(decisions.map(\.0) == decisions.map(\.1))
+        #expect(decisions.contains { $0.0 == .update })
+        #expect(decisions.contains { if case .duplicate = $0.0 { true } else { false } })
+        #expect(real.slotLimit == colliding.slotLimit)
+        #expect(real.collisionCount == 0)
+        #expect(colliding.collisionCount > 10)
+        // The URL of the item let go last (not seen again since) is free for a new item in both; one of an item let
+        // go and kept again is not.
+        #expect(real.classify(makeItem("n", url: "https://two.example/6"), from: "three") == .new)
+        #expect(colliding.classify(makeItem("n", url: "https://two.example/6"), from: "three") == .new)
+        let again = Deduplicator.Decision.duplicate(of: ItemKey(source: "two", id: "two-4"))
+        #expect(real.classify(makeItem("m", url: "https://two.example/4"), from: "three") == again)
+        #expect(colliding.classify(makeItem("m", url: "https://two.example/4"), from: "three") == again)
+    }
+
     @Test func itemKeysMadeApartAreOneKeyAndDifferentOnesAreNot() {
         let id = "https://example.org/" + String(repeating: "long/", count: 20) + "post"
         let key = ItemKey(source: "one", id: id)
