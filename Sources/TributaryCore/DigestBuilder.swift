@@ -458,21 +458,43 @@ struct LocalTime {
         guard (1583...9999).contains(year), offset % 60 == 0 else { return nil }
     }
 
+    // Written into the string's own storage by RFC3339's writers: built from small strings, an entry's ISO date
+    // cost 12,500 instructions (4% of a cold digest).
+
     /// `yyyy-MM-dd`.
-    var dayText: String { padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) }
+    var dayText: String {
+        String(unsafeUninitializedCapacity: 10) { bytes in
+            var index = 0
+            RFC3339.writeDate(year: year, month: month, day: day, into: bytes, at: &index)
+            return index
+        }
+    }
 
     /// `HH:mm`.
-    var timeText: String { padded(hour, 2) + ":" + padded(minute, 2) }
+    var timeText: String {
+        String(unsafeUninitializedCapacity: 5) { bytes in
+            var index = 0
+            RFC3339.writeTime(hour: hour, minute: minute, into: bytes, at: &index)
+            return index
+        }
+    }
 
     /// `yyyy-MM-dd'T'HH:mm:ssxxxxx`: `2026-11-22T14:41:00+09:00`.
     var isoText: String {
-        dayText + "T" + timeText + ":" + padded(second, 2) + (offset < 0 ? "-" : "+") + padded(abs(offset) / 3600, 2)
-            + ":" + padded(abs(offset) % 3600 / 60, 2)
-    }
-
-    private func padded(_ value: Int, _ width: Int) -> String {
-        var text = ""
-        RFC3339.appendPadded(&text, value, width: width)
-        return text
+        String(unsafeUninitializedCapacity: 25) { bytes in
+            var index = 0
+            RFC3339.writeDateTime(
+                year: year,
+                month: month,
+                day: day,
+                secondOfDay: hour * 3600 + minute * 60 + second,
+                into: bytes,
+                at: &index
+            )
+            bytes[index] = UInt8(ascii: offset < 0 ? "-" : "+")
+            index += 1
+            RFC3339.writeTime(hour: abs(offset) / 3600, minute: abs(offset) % 3600 / 60, into: bytes, at: &index)
+            return index
+        }
     }
 }

@@ -102,28 +102,120 @@ public enum RFC3339 {
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        var result = ""
-        result.reserveCapacity(27)
-        appendPadded(&result, year, width: 4)
-        result.append("-")
-        appendPadded(&result, month, width: 2)
-        result.append("-")
-        appendPadded(&result, day, width: 2)
-        result.append("T")
-        appendPadded(&result, secondsOfDay / 3600, width: 2)
-        result.append(":")
-        appendPadded(&result, secondsOfDay % 3600 / 60, width: 2)
-        result.append(":")
-        appendPadded(&result, secondsOfDay % 60, width: 2)
-        if micros > 0 {
-            var digits = String(micros)
-            digits = String(repeating: "0", count: 6 - digits.count) + digits
-            while digits.last == "0" { digits.removeLast() }
-            result.append(".")
-            result.append(digits)
+        guard (0...9999).contains(year) else { return formatWithSigns(year, month, day, secondsOfDay, micros) }
+        return String(unsafeUninitializedCapacity: 27) { bytes in
+            var index = 0
+            writeDateTime(
+                year: year,
+                month: month,
+                day: day,
+                secondOfDay: secondsOfDay,
+                into: bytes,
+                at: &index
+            )
+            if micros > 0 {
+                var fraction = micros
+                var width = 6
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    width -= 1
+                }
+                bytes[index] = UInt8(ascii: ".")
+                index += 1
+                for place in (0..<width).reversed() {
+                    bytes[index + place] = UInt8(0x30 + fraction % 10)
+                    fraction /= 10
+                }
+                index += width
+            }
+            bytes[index] = UInt8(ascii: "Z")
+            return index + 1
         }
-        result.append("Z")
-        return result
+    }
+
+    /// Writes `yyyy-MM-ddTHH:mm:ss` (19 bytes) at `index`, which moves past it: the one writer of a date and time
+    /// as text (RFC 3339 here, the digest's local times), for a year from 0 to 9999.
+    @inline(__always)
+    static func writeDateTime(
+        year: Int,
+        month: Int,
+        day: Int,
+        secondOfDay: Int,
+        into bytes: UnsafeMutableBufferPointer<UInt8>,
+        at index: inout Int
+    ) {
+        writeDate(year: year, month: month, day: day, into: bytes, at: &index)
+        bytes[index] = UInt8(ascii: "T")
+        index += 1
+        writeTime(hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60, into: bytes, at: &index)
+        bytes[index] = UInt8(ascii: ":")
+        index += 1
+        writeDigits(secondOfDay % 60, width: 2, into: bytes, at: &index)
+    }
+
+    /// Writes `yyyy-MM-dd` (10 bytes) at `index`, which moves past it.
+    @inline(__always)
+    static func writeDate(
+        year: Int,
+        month: Int,
+        day: Int,
+        into bytes: UnsafeMutableBufferPointer<UInt8>,
+        at index: inout Int
+    ) {
+        writeDigits(year, width: 4, into: bytes, at: &index)
+        bytes[index] = UInt8(ascii: "-")
+        index += 1
+        writeDigits(month, width: 2, into: bytes, at: &index)
+        bytes[index] = UInt8(ascii: "-")
+        index += 1
+        writeDigits(day, width: 2, into: bytes, at: &index)
+    }
+
+    /// Writes `HH:mm` (5 bytes) at `index`, which moves past it.
+    @inline(__always)
+    static func writeTime(hour: Int, minute: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+        writeDigits(hour, width: 2, into: bytes, at: &index)
+        bytes[index] = UInt8(ascii: ":")
+        index += 1
+        writeDigits(minute, width: 2, into: bytes, at: &index)
+    }
+
+    /// Writes `value` (0 up to 10^width - 1) with leading zeros, `width` 2 or 4, at `index`, which moves past it.
+    @inline(__always)
+    static func writeDigits(
+        _ value: Int,
+        width: Int,
+        into bytes: UnsafeMutableBufferPointer<UInt8>,
+        at index: inout Int
+    ) {
+        // Constant divisors compile to multiplications.
+        if width == 4 {
+            bytes[index] = UInt8(0x30 + value / 1000 % 10)
+            bytes[index + 1] = UInt8(0x30 + value / 100 % 10)
+            index += 2
+        }
+        bytes[index] = UInt8(0x30 + value / 10 % 10)
+        bytes[index + 1] = UInt8(0x30 + value % 10)
+        index += 2
+    }
+
+    /// ``format(_:)`` for a year outside 0 to 9999 (a feed's nonsense), written with as many digits as it has.
+    private static func formatWithSigns(_ year: Int, _ month: Int, _ day: Int, _ secondOfDay: Int, _ micros: Int)
+        -> String
+    {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(abs(value))
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        var result = padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
+        result += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay % 3600 / 60, 2)
+        result += ":" + padded(secondOfDay % 60, 2)
+        if micros > 0 {
+            var digits = padded(micros, 6)
+            while digits.last == "0" { digits.removeLast() }
+            result += "." + digits
+        }
+        return result + "Z"
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
@@ -158,10 +250,4 @@ public enum RFC3339 {
         }
     }
 
-    /// Appends `value` with leading zeros to `width` digits.
-    static func appendPadded(_ string: inout String, _ value: Int, width: Int) {
-        let digits = String(value)
-        if digits.count < width { string.append(String(repeating: "0", count: width - digits.count)) }
-        string.append(digits)
-    }
 }

@@ -33,6 +33,10 @@ import TributaryCore
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_326_100)) == "2026-11-22T05:41:40Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_326_100.25)) == "2026-11-22T05:41:40.25Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 0.000005)) == "1970-01-01T00:00:00.000005Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 59.9)) == "1970-01-01T00:00:59.9Z")
+        // Years past 9999 (a feed's nonsense) keep every digit.
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
     }
 
     @Test func formattingThenParsingGivesTheSameDate() {
