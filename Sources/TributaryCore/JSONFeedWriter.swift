@@ -490,29 +490,21 @@ public struct JSONFeedWriter: Sendable {
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = RFC3339.civilFromDays(days)
         guard (0...9999).contains(year) else { return string(RFC3339.format(date), into: &buffer) }
-        buffer.append(0x22)
-        digits(year, width: 4, into: &buffer)
-        buffer.append(0x2D)
-        digits(month, width: 2, into: &buffer)
-        buffer.append(0x2D)
-        digits(day, width: 2, into: &buffer)
-        buffer.append(0x54)
-        digits(secondsOfDay / 3600, width: 2, into: &buffer)
-        buffer.append(0x3A)
-        digits(secondsOfDay % 3600 / 60, width: 2, into: &buffer)
-        buffer.append(0x3A)
-        digits(secondsOfDay % 60, width: 2, into: &buffer)
-        buffer.append(contentsOf: [0x5A, 0x22])
-    }
-
-    private static func digits(_ value: Int, width: Int, into buffer: inout ByteWriter) {
-        // Constant divisors compile to multiplications.
-        if width == 4 {
-            buffer.append(UInt8(0x30 + value / 1000 % 10))
-            buffer.append(UInt8(0x30 + value / 100 % 10))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 22) { bytes in
+            bytes[0] = 0x22
+            var index = 1
+            RFC3339.writeDateTime(
+                year: year,
+                month: month,
+                day: day,
+                secondOfDay: secondsOfDay,
+                into: bytes,
+                at: &index
+            )
+            bytes[index] = 0x5A
+            bytes[index + 1] = 0x22
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<(index + 2)]))
         }
-        buffer.append(UInt8(0x30 + value / 10 % 10))
-        buffer.append(UInt8(0x30 + value % 10))
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
