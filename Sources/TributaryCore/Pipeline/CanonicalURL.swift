@@ -16,14 +16,7 @@ public enum CanonicalURL {
     /// for an empty path). `nil` when the URL is anything else; ``parsed(_:)`` then decides.
     static func alreadyCanonical(_ text: String) -> String? {
         let utf8 = text.utf8
-        let schemeLength: Int
-        if utf8.starts(with: "https://".utf8) {
-            schemeLength = 8
-        } else if utf8.starts(with: "http://".utf8) {
-            schemeLength = 7
-        } else {
-            return nil
-        }
+        guard let schemeLength = URLBytes.webSchemeLength(text) else { return nil }
         var hostLength = 0
         var inHost = true
         for byte in utf8.dropFirst(schemeLength) {
