@@ -479,32 +479,17 @@ public struct JSONFeedWriter: Sendable {
     }
 
     private static func date(_ date: Date, into buffer: inout ByteWriter) {
-        let interval = date.timeIntervalSince1970
-        let whole = interval.rounded(.down)
-        guard interval - whole == 0, abs(whole) < 1e13 else {
-            return string(RFC3339.format(date), into: &buffer)
-        }
-        // Whole seconds, the common case: format without building a String.
-        let total = Int(whole)
-        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
-        let secondsOfDay = total - days * 86_400
-        let (year, month, day) = RFC3339.civilFromDays(days)
-        guard (0...9999).contains(year) else { return string(RFC3339.format(date), into: &buffer) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 22) { bytes in
+        // Written by RFC3339 into a buffer on the stack, without building a String (a year it cannot write in four
+        // digits goes through its string form).
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RFC3339.maximumLength + 2) { bytes in
             bytes[0] = 0x22
             var index = 1
-            RFC3339.writeDateTime(
-                year: year,
-                month: month,
-                day: day,
-                secondOfDay: secondsOfDay,
-                into: bytes,
-                at: &index
-            )
-            bytes[index] = 0x5A
-            bytes[index + 1] = 0x22
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<(index + 2)]))
+            guard RFC3339.write(date, into: bytes, at: &index) else { return false }
+            bytes[index] = 0x22
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<(index + 1)]))
+            return true
         }
+        if !written { string(RFC3339.format(date), into: &buffer) }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)

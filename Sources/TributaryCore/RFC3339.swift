@@ -91,7 +91,51 @@ public enum RFC3339 {
 
     /// Formats a date as RFC 3339 in UTC, e.g. `2026-11-22T05:41:40Z` or `2026-11-22T05:41:40.25Z`.
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
+        var written = false
+        let text = String(unsafeUninitializedCapacity: maximumLength) { bytes in
+            var index = 0
+            written = write(date, into: bytes, at: &index)
+            return written ? index : 0
+        }
+        return written ? text : formatWithSigns(date)
+    }
+
+    /// The most bytes ``write(_:into:at:)`` writes.
+    static let maximumLength = 27
+
+    /// Writes the date as ``format(_:)`` does, up to ``maximumLength`` bytes at `index`, which moves past them: the
+    /// JSON Feed writer's dates, without a string. `false`, writing nothing, for a year outside 0 to 9999, which only
+    /// ``format(_:)`` writes (with every digit and a sign).
+    static func write(_ date: Date, into bytes: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) -> Bool {
+        let (days, secondOfDay, micros) = split(date)
+        let (year, month, day) = civilFromDays(days)
+        guard (0...9999).contains(year) else { return false }
+        writeDateTime(year: year, month: month, day: day, secondOfDay: secondOfDay, into: bytes, at: &index)
+        if micros > 0 {
+            var fraction = micros
+            var width = 6
+            while fraction % 10 == 0 {
+                fraction /= 10
+                width -= 1
+            }
+            bytes[index] = UInt8(ascii: ".")
+            index += 1
+            for place in (0..<width).reversed() {
+                bytes[index + place] = UInt8(0x30 + fraction % 10)
+                fraction /= 10
+            }
+            index += width
+        }
+        bytes[index] = UInt8(ascii: "Z")
+        index += 1
+        return true
+    }
+
+    /// The date's day since 1970-01-01, second of that day and microseconds, in UTC; a date beyond any calendar (not
+    /// a number, or millions of years away) is taken as the nearest one written.
+    private static func split(_ date: Date) -> (days: Int, secondOfDay: Int, micros: Int) {
+        let raw = date.timeIntervalSince1970
+        let interval = raw.isNaN ? 0 : min(max(raw, -9e15), 9e15)
         var whole = interval.rounded(.down)
         var micros = Int(((interval - whole) * 1_000_000).rounded())
         if micros >= 1_000_000 {
@@ -100,37 +144,7 @@ public enum RFC3339 {
         }
         let total = Int(whole)
         let days = Int((Double(total) / 86_400).rounded(.down))
-        let secondsOfDay = total - days * 86_400
-        let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year) else { return formatWithSigns(year, month, day, secondsOfDay, micros) }
-        return String(unsafeUninitializedCapacity: 27) { bytes in
-            var index = 0
-            writeDateTime(
-                year: year,
-                month: month,
-                day: day,
-                secondOfDay: secondsOfDay,
-                into: bytes,
-                at: &index
-            )
-            if micros > 0 {
-                var fraction = micros
-                var width = 6
-                while fraction % 10 == 0 {
-                    fraction /= 10
-                    width -= 1
-                }
-                bytes[index] = UInt8(ascii: ".")
-                index += 1
-                for place in (0..<width).reversed() {
-                    bytes[index + place] = UInt8(0x30 + fraction % 10)
-                    fraction /= 10
-                }
-                index += width
-            }
-            bytes[index] = UInt8(ascii: "Z")
-            return index + 1
-        }
+        return (days, total - days * 86_400, micros)
     }
 
     /// Writes `yyyy-MM-ddTHH:mm:ss` (19 bytes) at `index`, which moves past it: the one writer of a date and time
@@ -200,9 +214,9 @@ public enum RFC3339 {
     }
 
     /// ``format(_:)`` for a year outside 0 to 9999 (a feed's nonsense), written with as many digits as it has.
-    private static func formatWithSigns(_ year: Int, _ month: Int, _ day: Int, _ secondOfDay: Int, _ micros: Int)
-        -> String
-    {
+    private static func formatWithSigns(_ date: Date) -> String {
+        let (days, secondOfDay, micros) = split(date)
+        let (year, month, day) = civilFromDays(days)
         func padded(_ value: Int, _ width: Int) -> String {
             let digits = String(abs(value))
             return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -81,6 +81,19 @@ import TributaryCore
         )
     }
 
+    /// Dates are written by RFC3339's writer in place: whole seconds, a fraction with its trailing zeros dropped,
+    /// before 1970, and a year past 9999 with every digit.
+    @Test func datesAreWrittenInRFC3339() {
+        func written(_ seconds: TimeInterval) -> String {
+            let item = FeedItem(id: "d", datePublished: Date(timeIntervalSince1970: seconds))
+            return String(decoding: JSONFeedWriter.encode(item), as: UTF8.self)
+        }
+        #expect(written(1_795_326_100).contains(#""date_published":"2026-11-22T05:41:40Z""#))
+        #expect(written(1_795_326_100.25).contains(#""date_published":"2026-11-22T05:41:40.25Z""#))
+        #expect(written(-1).contains(#""date_published":"1969-12-31T23:59:59Z""#))
+        #expect(written(253_402_300_800).contains(#""date_published":"10000-01-01T00:00:00Z""#))
+    }
+
     @Test func outputDecodesToTheSameFeedAsTheCodableEncoding() throws {
         var items: [FeedItem] = []
         for (index, text) in Self.awkward.enumerated() {
