@@ -22,17 +22,15 @@ extension FeedItem {
     ///     the `xml:base` chain and the feed's URL already).
     public mutating func sanitizeContent(with sanitizer: HTMLSanitizer, baseURL: URL?) {
         if let html = contentHTML { contentHTML = sanitizer.sanitize(html, baseURL: baseURL) }
-        if let rights = tributary?.details.rightsHTML {
-            let safe = sanitizer.sanitize(rights, baseURL: baseURL)
-            tributary?.details.rightsHTML = safe.isEmpty ? nil : safe
+        /// An extension's HTML made safe; nothing when nothing is left of it.
+        func safe(_ html: String) -> String? {
+            let safe = sanitizer.sanitize(html, baseURL: baseURL)
+            return safe.isEmpty ? nil : safe
         }
+        if let rights = tributary?.details.rightsHTML { tributary?.details.rightsHTML = safe(rights) }
         if var origin = tributary?.origin, origin.subtitleHTML != nil || origin.rightsHTML != nil {
-            origin.subtitleHTML = origin.subtitleHTML.map { sanitizer.sanitize($0, baseURL: baseURL) }.flatMap {
-                $0.isEmpty ? nil : $0
-            }
-            origin.rightsHTML = origin.rightsHTML.map { sanitizer.sanitize($0, baseURL: baseURL) }.flatMap {
-                $0.isEmpty ? nil : $0
-            }
+            origin.subtitleHTML = origin.subtitleHTML.flatMap(safe)
+            origin.rightsHTML = origin.rightsHTML.flatMap(safe)
             tributary?.origin = origin
         }
     }
