@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
-                "TributaryCLI", "TributaryCore", "tributary", "FeedParser", "SQLiteStore", "TestSupport",
+                "TributaryCLI", "TributaryCore", "tributary", "FeedParser", "SQLiteStore", "TestSupport", "Renderers",
                 "NetworkFailure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -99,6 +99,102 @@ public struct HTMLTemplate: Sendable {
         engine.render(HTMLTemplateContext.make(for: digest))
     }
 
+    /// Whether the template can be drawn a part at a time, the digest's entries a batch at a time as a run reads
+    /// them back from its store (memory then stays flat in the number of items). The built-in template can; a
+    /// template that names `entries` outside one `{{#entries}}` section directly inside a top-level `{{#days}}`, or
+    /// that lists an object's members (`enumerated`, `sorted`), is drawn whole.
+    public var drawsInParts: Bool { engine.parts != nil }
+
+    /// The template ready to draw `outline` a part at a time; `nil` when it cannot (``drawsInParts``).
+    func drawing(for outline: DigestOutline) -> PartDrawing? {
+        engine.parts.map { PartDrawing(parts: $0, outline: outline) }
+    }
+
+    /// A template's parts with the values of one digest's outline: what ``HTMLRenderer`` draws a digest with, a part
+    /// at a time, writing exactly what the whole template writes.
+    struct PartDrawing: Sendable {
+        let parts: MustacheEngine.Parts
+        /// The digest's object, its days' entries empty.
+        let digest: TemplateData
+        let days: [TemplateData]
+        /// How many entries come before each day, and each day's count.
+        let dayStarts: [Int]
+        let dayCounts: [Int]
+        let language: String
+
+        init(parts: MustacheEngine.Parts, outline: DigestOutline) {
+            self.parts = parts
+            digest = HTMLTemplateContext.make(for: outline)
+            if case .object(let values) = digest, case .list(let days) = values["days"] {
+                self.days = days
+            } else {
+                days = []
+            }
+            dayCounts = outline.days.map(\.items.count)
+            var start = 0
+            dayStarts = dayCounts.map { count in
+                defer { start += count }
+                return start
+            }
+            language = outline.language
+        }
+
+        func writeStart(into output: inout [UInt8]) {
+            MustacheEngine.render(parts.beforeDays, stack: [digest], position: nil, into: &output)
+        }
+
+        func writeStart(ofDay index: Int, into output: inout [UInt8]) {
+            MustacheEngine.render(
+                parts.dayStart,
+                stack: [digest, days[index]],
+                position: place(ofDay: index),
+                into: &output
+            )
+        }
+
+        /// Draws `entries`, of one day, after `written` entries of the digest.
+        func write(_ entries: [Digest.Entry], after written: Int, into output: inout [UInt8]) {
+            guard !entries.isEmpty else { return }
+            let day = self.day(holding: written)
+            var stack = [digest, days[day], .flag(false)]
+            for (offset, entry) in entries.enumerated() {
+                let index = written + offset - dayStarts[day]
+                stack[2] = HTMLTemplateContext.entry(for: entry, digestLanguage: language)
+                let place = TemplateData.position(first: index == 0, last: index == dayCounts[day] - 1, index: index)
+                MustacheEngine.render(parts.entry, stack: stack, position: place, into: &output)
+            }
+        }
+
+        func writeEnd(ofDay index: Int, into output: inout [UInt8]) {
+            MustacheEngine.render(
+                parts.dayEnd,
+                stack: [digest, days[index]],
+                position: place(ofDay: index),
+                into: &output
+            )
+        }
+
+        func writeEnd(into output: inout [UInt8]) {
+            MustacheEngine.render(parts.afterDays, stack: [digest], position: nil, into: &output)
+        }
+
+        private func place(ofDay index: Int) -> TemplateData {
+            .position(first: index == 0, last: index == days.count - 1, index: index)
+        }
+
+        /// The day of entry `written` of the digest: the last to start at or before it (a day without entries starts
+        /// where the next one does).
+        private func day(holding written: Int) -> Int {
+            var low = 0
+            var high = dayStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if dayStarts[middle] <= written { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+    }
+
     // MARK: - Private
 
     private static let builtInTemplate: Result<HTMLTemplate, RenderError> = {

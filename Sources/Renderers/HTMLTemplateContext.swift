@@ -47,71 +47,25 @@ enum HTMLTemplateContext {
 
     /// The context for `digest`: objects, lists, strings, integers and booleans only.
     static func make(for digest: Digest) -> TemplateData {
-        let failed = digest.failedSources.count
-        return .object([
-            "title": text(digest.title),
-            "language": .text(isLanguageTag(digest.language) ? digest.language : "en"),
-            "generatedAt": text(digest.generatedAtText),
-            "generatedAtISO": text(digest.generatedAtISO),
-            "timeZone": text(digest.timeZoneIdentifier),
-            "itemCount": .number(digest.itemCount),
-            "itemCountText": .text(counted(digest.itemCount, "item")),
-            "hasItems": .flag(digest.itemCount > 0),
-            "newItemCount": .number(digest.newItemCount),
-            "hasNewItems": .flag(digest.newItemCount > 0),
-            "sourceCount": .number(digest.sources.count),
-            "sourceCountText": .text(counted(digest.sources.count, "source")),
-            "hasSources": .flag(!digest.sources.isEmpty),
-            "failedSourceCount": .number(failed),
-            "hasFailedSources": .flag(failed > 0),
-            "failedSourceNames": text(digest.failedSources.map(\.title).joined(separator: ", ")),
-            "days": .list(days(of: digest)),
-            "sources": .list(digest.sources.map(source(for:))),
-        ])
+        object(
+            for: Heading(digest),
+            days: days(of: digest),
+            failed: digest.failedSources
+        )
     }
 
-    // MARK: - Private
-
-    /// The days' values, made in two halves side by side (a digest of 1,000 feeds has 50,000 entries).
-    private static func days(of digest: Digest) -> [TemplateData] {
-        let days = digest.days
-        let entries = days.reduce(0) { $0 + $1.entries.count }
-        guard days.count > 1, entries > 1_000 else { return days.map { day(for: $0, digestLanguage: digest.language) } }
-        let split = Digest.halfway(through: days.map(\.entries.count))
-        let halves = [0..<split, split..<days.count]
-        let made = Mutex<[[TemplateData]]>([[], []])
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let values = days[halves[half]].map { day(for: $0, digestLanguage: digest.language) }
-            made.withLock { $0[half] = values }
-        }
-        return made.withLock { $0[0] + $0[1] }
+    /// The context for `outline`, a digest drawn a part at a time: each day's `entries` is empty (they are drawn
+    /// as they come, each with ``entry(for:digestLanguage:)``), everything else is as ``make(for:)`` makes it.
+    static func make(for outline: DigestOutline) -> TemplateData {
+        object(
+            for: Heading(outline),
+            days: outline.days.map { day(id: $0.id, heading: $0.heading, itemCount: $0.items.count, entries: []) },
+            failed: outline.failedSources
+        )
     }
 
-    private static func day(for day: Digest.Day, digestLanguage: String) -> TemplateData {
-        .object([
-            "id": text(day.id),
-            "anchor": text("day-" + day.id),
-            "heading": text(day.heading),
-            "label": text(shortLabel(ofDay: day.id) ?? day.heading),
-            "itemCount": .number(day.entries.count),
-            "entries": .list(day.entries.map { entry(for: $0, digestLanguage: digestLanguage) }),
-        ])
-    }
-
-    /// `Sun 22 Nov` for the day `2026-11-22`: short enough for every day of a digest to fit one line of the
-    /// navigation on a phone.
-    static func shortLabel(ofDay id: String) -> String? {
-        let parts = id.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
-        // Zeller's congruence (Gregorian): 0 is Saturday.
-        let (year, month) = parts[1] < 3 ? (parts[0] - 1, parts[1] + 12) : (parts[0], parts[1])
-        let weekday = (parts[2] + 13 * (month + 1) / 5 + year + year / 4 - year / 100 + year / 400) % 7
-        let weekdays = ["Sat", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(weekdays[weekday]) \(parts[2]) \(months[parts[1] - 1])"
-    }
-
-    private static func entry(for entry: Digest.Entry, digestLanguage: String) -> TemplateData {
+    /// The value of an item (an element of a day's `entries`).
+    static func entry(for entry: Digest.Entry, digestLanguage: String) -> TemplateData {
         var values: [String: TemplateData] = [
             "id": text(entry.item.id),
             "title": text(entry.title),
@@ -140,6 +94,116 @@ enum HTMLTemplateContext {
             values["language"] = .text(language)
         }
         return .object(values)
+    }
+
+    // MARK: - Private
+
+    /// What the digest's own values are made of, from a whole digest or its outline alike.
+    private struct Heading {
+        var title: String
+        var language: String
+        var generatedAtText: String
+        var generatedAtISO: String
+        var timeZoneIdentifier: String
+        var itemCount: Int
+        var newItemCount: Int
+        var sources: [Digest.SourceSummary]
+
+        init(_ digest: Digest) {
+            title = digest.title
+            language = digest.language
+            generatedAtText = digest.generatedAtText
+            generatedAtISO = digest.generatedAtISO
+            timeZoneIdentifier = digest.timeZoneIdentifier
+            itemCount = digest.itemCount
+            newItemCount = digest.newItemCount
+            sources = digest.sources
+        }
+
+        init(_ outline: DigestOutline) {
+            title = outline.title
+            language = outline.language
+            generatedAtText = outline.generatedAtText
+            generatedAtISO = outline.generatedAtISO
+            timeZoneIdentifier = outline.timeZoneIdentifier
+            itemCount = outline.itemCount
+            newItemCount = outline.newItemCount
+            sources = outline.sources
+        }
+    }
+
+    private static func object(
+        for digest: Heading,
+        days: [TemplateData],
+        failed: [Digest.SourceSummary]
+    ) -> TemplateData {
+        .object([
+            "title": text(digest.title),
+            "language": .text(isLanguageTag(digest.language) ? digest.language : "en"),
+            "generatedAt": text(digest.generatedAtText),
+            "generatedAtISO": text(digest.generatedAtISO),
+            "timeZone": text(digest.timeZoneIdentifier),
+            "itemCount": .number(digest.itemCount),
+            "itemCountText": .text(counted(digest.itemCount, "item")),
+            "hasItems": .flag(digest.itemCount > 0),
+            "newItemCount": .number(digest.newItemCount),
+            "hasNewItems": .flag(digest.newItemCount > 0),
+            "sourceCount": .number(digest.sources.count),
+            "sourceCountText": .text(counted(digest.sources.count, "source")),
+            "hasSources": .flag(!digest.sources.isEmpty),
+            "failedSourceCount": .number(failed.count),
+            "hasFailedSources": .flag(!failed.isEmpty),
+            "failedSourceNames": text(failed.map(\.title).joined(separator: ", ")),
+            "days": .list(days),
+            "sources": .list(digest.sources.map(source(for:))),
+        ])
+    }
+
+    /// The days' values, made in two halves side by side (a digest of 1,000 feeds has 50,000 entries).
+    private static func days(of digest: Digest) -> [TemplateData] {
+        let days = digest.days
+        let entries = days.reduce(0) { $0 + $1.entries.count }
+        @Sendable func value(of day: Digest.Day) -> TemplateData {
+            Self.day(
+                id: day.id,
+                heading: day.heading,
+                itemCount: day.entries.count,
+                entries: day.entries.map { entry(for: $0, digestLanguage: digest.language) }
+            )
+        }
+        guard days.count > 1, entries > 1_000 else { return days.map(value(of:)) }
+        let split = Digest.halfway(through: days.map(\.entries.count))
+        let halves = [0..<split, split..<days.count]
+        let made = Mutex<[[TemplateData]]>([[], []])
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let values = days[halves[half]].map(value(of:))
+            made.withLock { $0[half] = values }
+        }
+        return made.withLock { $0[0] + $0[1] }
+    }
+
+    private static func day(id: String, heading: String, itemCount: Int, entries: [TemplateData]) -> TemplateData {
+        .object([
+            "id": text(id),
+            "anchor": text("day-" + id),
+            "heading": text(heading),
+            "label": text(shortLabel(ofDay: id) ?? heading),
+            "itemCount": .number(itemCount),
+            "entries": .list(entries),
+        ])
+    }
+
+    /// `Sun 22 Nov` for the day `2026-11-22`: short enough for every day of a digest to fit one line of the
+    /// navigation on a phone.
+    static func shortLabel(ofDay id: String) -> String? {
+        let parts = id.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        // Zeller's congruence (Gregorian): 0 is Saturday.
+        let (year, month) = parts[1] < 3 ? (parts[0] - 1, parts[1] + 12) : (parts[0], parts[1])
+        let weekday = (parts[2] + 13 * (month + 1) / 5 + year + year / 4 - year / 100 + year / 400) % 7
+        let weekdays = ["Sat", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(weekdays[weekday]) \(parts[2]) \(months[parts[1] - 1])"
     }
 
     private static func related(for related: TributaryExtension.RelatedLink) -> TemplateData {

@@ -39,12 +39,27 @@ struct MustacheEngine: Sendable {
         var detail: String
     }
 
+    /// A digest template cut where its entries go, so that it can be drawn a part at a time (``HTMLRenderer`` as a
+    /// ``StreamingRenderer``): the nodes before the `{{#days}}` section that holds `{{#entries}}`, the nodes of that
+    /// section before, inside and after `{{#entries}}`, and the nodes after it. Drawing the parts in that order, each
+    /// with the stack and list position the whole template would have there, writes the same bytes.
+    struct Parts: Sendable {
+        var beforeDays: [Node]
+        var dayStart: [Node]
+        var entry: [Node]
+        var dayEnd: [Node]
+        var afterDays: [Node]
+    }
+
     let nodes: [Node]
+    /// The template's parts, when it can be drawn in parts (``parts(of:)``).
+    let parts: Parts?
 
     /// Parses `text`.
     init(_ text: String) throws(ParseError) {
         var parser = Parser(Array(text))
         nodes = try parser.parse(section: nil)
+        parts = Self.parts(of: nodes)
     }
 
     /// Renders the template with `data` as its outermost object.
@@ -54,6 +69,58 @@ struct MustacheEngine: Sendable {
         var stack = [data]
         Self.render(nodes, stack: &stack, position: nil, into: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Renders `nodes` (one of the ``Parts``) with `stack` as the objects it is inside, innermost last, and
+    /// `position` as the list position `first()`, `index()` and the like read.
+    static func render(_ nodes: [Node], stack: [TemplateData], position: TemplateData?, into output: inout [UInt8]) {
+        var stack = stack
+        render(nodes, stack: &stack, position: position, into: &output)
+    }
+
+    /// The template's parts, or `nil` when drawing it whole is the only way to be sure of its output. A template
+    /// has parts when one `{{#days}}` section at its top level holds one `{{#entries}}` section at its own top
+    /// level, no other tag names `entries` (its day objects are then the same without their entries), and no tag
+    /// lists an object's members (`enumerated`, `sorted`), which would show that they are missing.
+    static func parts(of nodes: [Node]) -> Parts? {
+        var entriesNamed = 0
+        var listsMembers = false
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .text: break
+                case .variable(let name): note(name)
+                case .section(let name, _, let children):
+                    note(name)
+                    visit(children)
+                }
+            }
+        }
+        func note(_ name: Name) {
+            if name.path.contains("entries") { entriesNamed += 1 }
+            if name.transforms.contains(where: { $0 == "enumerated" || $0 == "sorted" }) { listsMembers = true }
+        }
+        visit(nodes)
+        guard entriesNamed == 1, !listsMembers else { return nil }
+        func plain(_ name: Name, _ key: String) -> Bool {
+            name.path == [key] && !name.current && name.transforms.isEmpty
+        }
+        for (dayIndex, node) in nodes.enumerated() {
+            guard case .section(let name, inverted: false, let dayNodes) = node, plain(name, "days") else { continue }
+            for (entryIndex, child) in dayNodes.enumerated() {
+                guard case .section(let name, inverted: false, let entryNodes) = child, plain(name, "entries") else {
+                    continue
+                }
+                return Parts(
+                    beforeDays: Array(nodes[..<dayIndex]),
+                    dayStart: Array(dayNodes[..<entryIndex]),
+                    entry: entryNodes,
+                    dayEnd: Array(dayNodes[(entryIndex + 1)...]),
+                    afterDays: Array(nodes[(dayIndex + 1)...])
+                )
+            }
+        }
+        return nil
     }
 
     // MARK: - Rendering

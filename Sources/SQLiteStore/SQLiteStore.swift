@@ -187,12 +187,14 @@ public actor SQLiteStore: StateStore {
             found.reserveCapacity(keys.count)
             for key in keys {
                 guard let row = try Row.fetchOne(select, arguments: [key.source.rawValue, key.id]) else { continue }
+                // Columns by position (the statement's own), not by name: a name is matched case-insensitively
+                // against every column, for each of 50,000 rows.
                 found.append(
                     StoredItem.Row(
-                        json: row["json"],
+                        json: row[0],
                         sourceID: key.source,
-                        firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
-                        lastSeen: Date(timeIntervalSince1970: row["last_seen"])
+                        firstSeen: Date(timeIntervalSince1970: row[1]),
+                        lastSeen: Date(timeIntervalSince1970: row[2])
                     )
                 )
             }

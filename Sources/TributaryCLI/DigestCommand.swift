@@ -68,9 +68,9 @@ struct DigestCommand: AsyncParsableCommand {
             color: toStandardOutput && Terminal.allowsColor(on: 1),
             template: htmlTemplate
         )
-        // Text, Markdown and JSON are drawn a batch at a time from the store (memory flat in the number of items);
-        // the HTML page is drawn whole, so its run keeps the items whole rather than reading them back.
-        run.holdsItems = !(renderer is any StreamingRenderer)
+        // The digest is drawn a batch at a time from the store (memory flat in the number of items); a template
+        // that must be drawn whole has its run keep the items whole rather than read them back.
+        run.holdsItems = !Self.drawsInParts(renderer)
         // The digest is written before the state records it as shown (see AggregationRun.run).
         let outcome = try await run.run(
             in: try state.location(for: configuration),
@@ -95,12 +95,17 @@ struct DigestCommand: AsyncParsableCommand {
         if outcome.hasFailures { throw CLIExit.sourceFailed }
     }
 
-    /// Draws the digest into `writer`: a part at a time from the store when the renderer can (text, Markdown, JSON),
-    /// so that memory stays flat in the number of items; the HTML page is drawn whole.
+    /// Whether `renderer` draws a digest in parts (every format does, but an HTML template that must be drawn whole).
+    static func drawsInParts(_ renderer: any Renderer) -> Bool {
+        (renderer as? any StreamingRenderer)?.drawsInParts ?? false
+    }
+
+    /// Draws the digest into `writer`: a part at a time from the store when the renderer can (every format, but an
+    /// HTML template that must be drawn whole), so that memory stays flat in the number of items.
     static func draw(_ outcome: AggregationRun.Outcome, with renderer: any Renderer, to writer: OutputFile.Writer)
         async throws
     {
-        if let streaming = renderer as? any StreamingRenderer {
+        if let streaming = renderer as? any StreamingRenderer, streaming.drawsInParts {
             try await outcome.render(with: streaming) { try writer.write($0) }
         } else {
             try writer.write(Array(try renderer.render(await outcome.digest()).utf8))

@@ -1,14 +1,66 @@
 import Foundation
 
 extension FeedItem {
-    /// Reads an item from JSON Feed item JSON such as ``JSONFeedWriter`` writes it (the store's format), several
-    /// times faster than `JSONDecoder`: one pass over the bytes into ``JSONValue``, then the fields. It reads what
-    /// ``init(from:)`` reads and the same way; `nil` when the JSON is not valid or a member has a type that decoder
-    /// would refuse, so that callers decode those few with `JSONDecoder` and report its error.
+    /// Reads an item from JSON Feed item JSON such as ``JSONFeedWriter`` writes it (the store's format), many times
+    /// faster than `JSONDecoder`: one pass over the bytes, each member read straight into its field (only the rarer
+    /// nested members, such as authors and attachments, go through ``JSONValue``). It reads what ``init(from:)``
+    /// reads and the same way; `nil` when the JSON is not valid or a member has a type that decoder would refuse,
+    /// so that callers decode those few with `JSONDecoder` and report its error.
     public init?(json bytes: UnsafeRawBufferPointer) {
         var reader = JSONBytesReader(bytes)
-        guard let value = reader.document(), case .object(let members) = value else { return nil }
-        guard let item = Self(members: members) else { return nil }
+        var item = FeedItem(id: "")
+        var authors: [FeedItem.Author]?
+        var author: JSONValue?
+        let valid = reader.document { key, reader in
+            switch key {
+            case "id":
+                switch reader.value() {
+                case .string(let string): item.id = string
+                case .number(let number):
+                    item.id =
+                        number.rounded() == number && abs(number) < 9.2e18 ? String(Int64(number)) : String(number)
+                case .null: item.id = ""
+                default: return false
+                }
+            case "url": return reader.string(into: &item.url)
+            case "external_url": return reader.string(into: &item.externalURL)
+            case "title": return reader.string(into: &item.title)
+            case "content_html": return reader.string(into: &item.contentHTML)
+            case "content_text": return reader.string(into: &item.contentText)
+            case "summary": return reader.string(into: &item.summary)
+            case "image": return reader.string(into: &item.image)
+            case "banner_image": return reader.string(into: &item.bannerImage)
+            case "date_published": return reader.date(into: &item.datePublished)
+            case "date_modified": return reader.date(into: &item.dateModified)
+            case "language": return reader.string(into: &item.language)
+            case "tags":
+                guard let tags = Read.strings(reader.value()) else { return false }
+                item.tags = tags ?? []
+            case "attachments":
+                guard let attachments = Read.list(reader.value(), Read.attachment) else { return false }
+                item.attachments = attachments ?? []
+            case "authors":
+                guard let list = Read.list(reader.value(), Read.author) else { return false }
+                authors = list
+            case "author":
+                guard let value = reader.value() else { return false }
+                author = value
+            case "_tributary":
+                guard let tributary = Read.tributary(&reader) else { return false }
+                item.tributary = tributary
+            default:
+                guard let value = reader.value() else { return false }
+                if key.hasPrefix("_") { item.extensions[key] = value }
+            }
+            return true
+        }
+        guard valid else { return nil }
+        if let authors {
+            item.authors = authors
+        } else if let author, author != .null {
+            guard let single = Read.author(author) else { return nil }
+            item.authors = [single]
+        }
         self = item
     }
 
@@ -17,45 +69,6 @@ extension FeedItem {
         var text = text
         guard let item = text.withUTF8({ Self(json: UnsafeRawBufferPointer($0)) }) else { return nil }
         self = item
-    }
-
-    private init?(members: [String: JSONValue]) {
-        switch members["id"] {
-        case .string(let string): self.init(id: string)
-        case .number(let number):
-            if number.rounded() == number, abs(number) < 9.2e18 {
-                self.init(id: String(Int64(number)))
-            } else {
-                self.init(id: String(number))
-            }
-        case .null, nil: self.init(id: "")
-        default: return nil
-        }
-        guard let url = Read.string(members["url"]), let externalURL = Read.string(members["external_url"]),
-            let title = Read.string(members["title"]), let contentHTML = Read.string(members["content_html"]),
-            let contentText = Read.string(members["content_text"]), let summary = Read.string(members["summary"]),
-            let image = Read.string(members["image"]), let bannerImage = Read.string(members["banner_image"]),
-            let published = Read.date(members["date_published"]), let modified = Read.date(members["date_modified"]),
-            let language = Read.string(members["language"]), let tags = Read.strings(members["tags"]),
-            let attachments = Read.list(members["attachments"], Read.attachment)
-        else { return nil }
-        (self.url, self.externalURL, self.title, self.contentHTML) = (url, externalURL, title, contentHTML)
-        (self.contentText, self.summary, self.image, self.bannerImage) = (contentText, summary, image, bannerImage)
-        (datePublished, dateModified, self.language) = (published, modified, language)
-        self.tags = tags ?? []
-        self.attachments = attachments ?? []
-        guard let authors = Read.list(members["authors"], Read.author) else { return nil }
-        if let authors {
-            self.authors = authors
-        } else if let author = members["author"], author != .null {
-            guard let single = Read.author(author) else { return nil }
-            self.authors = [single]
-        }
-        if let tributary = members["_tributary"], tributary != .null {
-            guard let value = Read.tributary(tributary) else { return nil }
-            self.tributary = value
-        }
-        for (key, value) in members where key.hasPrefix("_") && key != "_tributary" { extensions[key] = value }
     }
 
     /// Member readers: `.some(nil)` for a missing or null member, `nil` for a member of the wrong type.
@@ -147,31 +160,87 @@ extension FeedItem {
             )
         }
 
-        static func tributary(_ value: JSONValue) -> TributaryExtension? {
-            guard case .object(let members) = value, let source = string(members["source"]),
-                let guid = string(members["guid"]), let firstSeen = string(members["first_seen"]),
-                let rights = string(members["rights"]), let comments = string(members["comments"]),
-                let commentsFeed = string(members["comments_feed"]), let block = string(members["itunes_block"]),
-                let explicit = string(members["itunes_explicit"]),
-                let duration = string(members["itunes_duration"]), let subtitle = string(members["itunes_subtitle"]),
-                let created = date(members["created"]), let expires = date(members["expires"]),
-                let license = string(members["license"]),
-                let languages = stringMap(members["languages"]), let bases = stringMap(members["bases"]),
-                let rightsHTML = string(members["rights_html"]), let commentsAPI = string(members["comments_api"]),
-                let related = list(members["related"], relatedLink), let alsoIn = list(members["also_in"], reference),
-                let contributors = list(members["contributors"], author), let links = list(members["links"], link),
-                let categories = list(members["categories"], category)
-            else { return nil }
+        /// `_tributary`, read member by member: `.some(nil)` for null, `nil` for a member of the wrong type.
+        static func tributary(_ reader: inout JSONBytesReader) -> TributaryExtension?? {
+            if reader.skipNull() { return .some(nil) }
+            var source: String?
+            var guid: String?
+            var firstSeen: String?
+            var rights: String?
+            var comments: String?
+            var commentsFeed: String?
+            var block: String?
+            var explicit: String?
+            var duration: String?
+            var subtitle: String?
+            var created: Date?
+            var expires: Date?
+            var license: String?
+            var languages: [String: String]?
+            var bases: [String: String]?
+            var rightsHTML: String?
+            var commentsAPI: String?
+            var related: [TributaryExtension.RelatedLink]?
+            var alsoIn: [TributaryExtension.ItemReference]?
+            var contributors: [FeedItem.Author]?
+            var links: [TributaryExtension.Link]?
+            var categories: [TributaryExtension.Category]?
             var origin: TributaryExtension.Origin?
-            if let value = members["origin"], value != .null {
-                guard let read = self.origin(value) else { return nil }
-                origin = read
-            }
             var publisher: FeedItem.Author?
-            if let value = members["publisher"], value != .null {
-                guard let read = author(value) else { return nil }
-                publisher = read
+            var place: JSONValue?
+            var chapters: JSONValue?
+            let valid = reader.object { key, reader in
+                switch key {
+                case "source": return reader.string(into: &source)
+                case "guid": return reader.string(into: &guid)
+                case "first_seen": return reader.string(into: &firstSeen)
+                case "rights": return reader.string(into: &rights)
+                case "comments": return reader.string(into: &comments)
+                case "comments_feed": return reader.string(into: &commentsFeed)
+                case "itunes_block": return reader.string(into: &block)
+                case "itunes_explicit": return reader.string(into: &explicit)
+                case "itunes_duration": return reader.string(into: &duration)
+                case "itunes_subtitle": return reader.string(into: &subtitle)
+                case "created": return reader.date(into: &created)
+                case "expires": return reader.date(into: &expires)
+                case "license": return reader.string(into: &license)
+                case "rights_html": return reader.string(into: &rightsHTML)
+                case "comments_api": return reader.string(into: &commentsAPI)
+                case "languages": return read(stringMap(reader.value()), into: &languages)
+                case "bases": return read(stringMap(reader.value()), into: &bases)
+                case "related": return read(list(reader.value(), relatedLink), into: &related)
+                case "also_in": return read(list(reader.value(), reference), into: &alsoIn)
+                case "contributors": return read(list(reader.value(), author), into: &contributors)
+                case "links": return read(list(reader.value(), link), into: &links)
+                case "categories": return read(list(reader.value(), category), into: &categories)
+                case "origin":
+                    guard let value = reader.value() else { return false }
+                    if value == .null {
+                        origin = nil
+                    } else {
+                        guard let read = self.origin(value) else { return false }
+                        origin = read
+                    }
+                case "publisher":
+                    guard let value = reader.value() else { return false }
+                    if value == .null {
+                        publisher = nil
+                    } else {
+                        guard let read = author(value) else { return false }
+                        publisher = read
+                    }
+                case "where":
+                    guard let value = reader.value() else { return false }
+                    place = value == .null ? nil : value
+                case "chapters":
+                    guard let value = reader.value() else { return false }
+                    chapters = value == .null ? nil : value
+                default:
+                    return reader.value() != nil
+                }
+                return true
             }
+            guard valid else { return nil }
             return TributaryExtension(
                 source: source.map(SourceID.init(rawValue:)),
                 origin: origin,
@@ -186,13 +255,13 @@ extension FeedItem {
                 comments: comments,
                 commentsFeed: commentsFeed,
                 itunes: TributaryExtension.ITunes(block: block, explicit: explicit),
-                where: members["where"].flatMap { $0 == .null ? nil : $0 },
+                where: place,
                 details: TributaryExtension.Details(
                     created: created,
                     expires: expires,
                     license: license,
                     publisher: publisher,
-                    chapters: members["chapters"].flatMap { $0 == .null ? nil : $0 },
+                    chapters: chapters,
                     itunesDuration: duration,
                     itunesSubtitle: subtitle,
                     languages: languages ?? [:],
@@ -201,6 +270,13 @@ extension FeedItem {
                     commentsAPI: commentsAPI
                 )
             )
+        }
+
+        /// Stores a member reader's value (`nil` for null) and tells whether the member had the right type.
+        private static func read<T>(_ value: T??, into field: inout T?) -> Bool {
+            guard let value else { return false }
+            field = value
+            return true
         }
 
         static func origin(_ value: JSONValue) -> TributaryExtension.Origin? {
@@ -297,6 +373,99 @@ struct JSONBytesReader {
         return index == bytes.count ? value : nil
     }
 
+    /// Reads a document that is one object, member by member (``object(_:)``); `false` when it is not valid JSON,
+    /// not an object, or `member` refused a member.
+    mutating func document(_ member: (String, inout JSONBytesReader) -> Bool) -> Bool {
+        guard object(member) else { return false }
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// Reads an object, handing `member` each key with the reader at its value, which `member` must read (and
+    /// return `true`, or `false` to stop: a value of the wrong type). `false` when the next value is not an object,
+    /// the JSON is not valid, or `member` returned `false`. Keys are handed in document order, so a key written
+    /// twice ends with its last value, as in a dictionary.
+    mutating func object(_ member: (String, inout JSONBytesReader) -> Bool) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == 0x7B else { return false }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < 512 else { return false }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == 0x7D {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == 0x22, let key = string() else { return false }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == 0x3A else { return false }
+            index += 1
+            guard member(key, &self) else { return false }
+            skipWhitespace()
+            guard index < bytes.count else { return false }
+            if bytes[index] == 0x2C {
+                index += 1
+            } else if bytes[index] == 0x7D {
+                index += 1
+                return true
+            } else {
+                return false
+            }
+        }
+    }
+
+    /// Reads `null` if it is the next value.
+    mutating func skipNull() -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == 0x6E else { return false }
+        return literal("null", .null) != nil
+    }
+
+    /// Reads a string into `field`, or `null` as `nil`; `false` for another value or invalid JSON.
+    mutating func string(into field: inout String?) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { return false }
+        if bytes[index] == 0x22 {
+            guard let text = string() else { return false }
+            field = text
+            return true
+        }
+        guard skipNull() else { return false }
+        field = nil
+        return true
+    }
+
+    /// Reads an RFC 3339 date string into `field`, or `null` as `nil`; `false` for another value, a string that is
+    /// not such a date, or invalid JSON. A string without escapes is parsed where it lies.
+    mutating func date(into field: inout Date?) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { return false }
+        guard bytes[index] == 0x22 else {
+            guard skipNull() else { return false }
+            field = nil
+            return true
+        }
+        var end = index + 1
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 { end += 1 }
+        let date: Date?
+        if end < bytes.count, bytes[end] == 0x22 {
+            date = RFC3339.parse(
+                bytes: UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[(index + 1)..<end]),
+                trimming: true
+            )
+            index = end + 1
+        } else {
+            guard let text = string() else { return false }
+            date = RFC3339.parse(text)
+        }
+        guard let date else { return false }
+        field = date
+        return true
+    }
+
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -306,7 +475,8 @@ struct JSONBytesReader {
         }
     }
 
-    private mutating func value() -> JSONValue? {
+    /// The next value, or `nil` when it is not valid JSON.
+    mutating func value() -> JSONValue? {
         skipWhitespace()
         guard index < bytes.count else { return nil }
         switch bytes[index] {
@@ -390,57 +560,67 @@ struct JSONBytesReader {
     private mutating func string() -> String? {
         index += 1
         let start = index
-        // The common case: no escapes, copied in one piece.
-        while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x5C {
-            if bytes[index] < 0x20 { return nil }
-            index += 1
+        // The common case: no escapes, copied in one piece. Scanned with a local index (this loop reads every byte
+        // of every stored item a digest draws).
+        var end = index
+        let count = bytes.count
+        while end < count {
+            let byte = bytes[end]
+            if byte == 0x22 || byte == 0x5C { break }
+            if byte < 0x20 { return nil }
+            end += 1
         }
-        guard index < bytes.count else { return nil }
+        index = end
+        guard index < count else { return nil }
         if bytes[index] == 0x22 {
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             index += 1
             return text
         }
-        var output = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        // Escapes (the writer escapes every `/` as `\/`): the runs between them are copied whole.
+        var output: [UInt8] = []
+        output.reserveCapacity(index - start + 64)
+        var run = start
         while index < bytes.count {
             let byte = bytes[index]
-            switch byte {
-            case 0x22:
+            if byte != 0x22, byte != 0x5C {
+                if byte < 0x20 { return nil }
+                index += 1
+                continue
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+            if byte == 0x22 {
                 index += 1
                 return String(decoding: output, as: UTF8.self)
-            case 0x5C:
-                guard index + 1 < bytes.count else { return nil }
-                let escape = bytes[index + 1]
-                index += 2
-                switch escape {
-                case 0x22, 0x5C, 0x2F: output.append(escape)
-                case 0x62: output.append(0x08)
-                case 0x66: output.append(0x0C)
-                case 0x6E: output.append(0x0A)
-                case 0x72: output.append(0x0D)
-                case 0x74: output.append(0x09)
-                case 0x75:
-                    guard var scalar = hex4() else { return nil }
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
-                            return nil
-                        }
-                        index += 2
-                        guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
+            }
+            guard index + 1 < bytes.count else { return nil }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case 0x22, 0x5C, 0x2F: output.append(escape)
+            case 0x62: output.append(0x08)
+            case 0x66: output.append(0x0C)
+            case 0x6E: output.append(0x0A)
+            case 0x72: output.append(0x0D)
+            case 0x74: output.append(0x09)
+            case 0x75:
+                guard var scalar = hex4() else { return nil }
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
                         return nil
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                    output.append(contentsOf: String(Character(unicode)).utf8)
-                default:
+                    index += 2
+                    guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
                     return nil
                 }
+                guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                output.append(contentsOf: String(Character(unicode)).utf8)
             default:
-                if byte < 0x20 { return nil }
-                output.append(byte)
-                index += 1
+                return nil
             }
+            run = index
         }
         return nil
     }

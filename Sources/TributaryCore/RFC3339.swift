@@ -9,17 +9,19 @@ public enum RFC3339 {
     /// Parses `2026-11-22T05:41:40Z`, `2026-11-22T14:41:40.123+09:00`, a lower-case `t`/`z`, or a space
     /// instead of `T`. A date without a time (`2026-11-22`) is midnight UTC. Returns `nil` for anything else.
     public static func parse(_ string: some StringProtocol) -> Date? {
-        var utf8 = Array(string.utf8)
-        // Trim surrounding whitespace.
-        while let last = utf8.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 { utf8.removeLast() }
-        var index = 0
-        while index < utf8.count,
-            utf8[index] == 0x20 || utf8[index] == 0x0A || utf8[index] == 0x0D
-                || utf8[index] == 0x09
-        {
-            index += 1
-        }
-        return utf8.withUnsafeBufferPointer { parse(bytes: UnsafeBufferPointer(rebasing: $0[index...])) }
+        var text = String(string)
+        return text.withUTF8 { parse(bytes: $0, trimming: true) }
+    }
+
+    /// Parses RFC 3339 from raw bytes, `trimming` white space around it first; see ``parse(_:)``.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>, trimming: Bool) -> Date? {
+        guard trimming else { return parse(bytes: bytes) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        var start = 0
+        var end = bytes.count
+        while end > 0, isSpace(bytes[end - 1]) { end -= 1 }
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        return parse(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// Parses RFC 3339 from raw bytes; see ``parse(_:)``.

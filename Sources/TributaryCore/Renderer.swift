@@ -35,6 +35,9 @@ public protocol Renderer: Sendable {
 /// Drawing every part of a whole ``Digest`` in order is ``Renderer/render(_:)``: the default implementation does
 /// exactly that, so the two outputs cannot differ.
 public protocol StreamingRenderer: Renderer {
+    /// Whether this renderer, as it is set up, draws in parts; one that cannot (an HTML template that must be drawn
+    /// whole) is given the whole ``Digest`` through ``Renderer/render(_:)`` instead. The default is `true`.
+    var drawsInParts: Bool { get }
     /// The renderer ready to draw `digest`'s parts (a layout that depends on every entry, say); drawing starts
     /// with it. The default is the renderer itself.
     func prepared(for digest: DigestOutline) -> Self
@@ -51,6 +54,8 @@ public protocol StreamingRenderer: Renderer {
 }
 
 extension StreamingRenderer {
+    public var drawsInParts: Bool { true }
+
     public func prepared(for digest: DigestOutline) -> Self { self }
 
     /// Renders the whole digest by drawing each of its parts in order.

@@ -67,7 +67,7 @@ import TributaryCore
                 var drawn: (Digest, [OutputFormat: String])?
                 let outcome = try await run.run(store: store) { outcome in
                     var streamed: [OutputFormat: String] = [:]
-                    for renderer in [MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer()]
+                    for renderer in [MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer(), HTMLRenderer()]
                         as [any StreamingRenderer]
                     {
                         var bytes: [UInt8] = []
@@ -120,7 +120,10 @@ import TributaryCore
         #expect(held.digest.entries.first { $0.item.id == "a" }?.title == "History of the <blink> tag")
         #expect(drawn.digest == held.digest)
         #expect(drawn.outline == held.digest.outline)
-        for renderer in [MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer()] as [any StreamingRenderer] {
+        let renderers: [any StreamingRenderer] = [
+            MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer(), HTMLRenderer(),
+        ]
+        for renderer in renderers {
             let whole = try renderer.render(held.digest)
             #expect(drawn.streamed[type(of: renderer).format] == whole)
             #expect(held.streamed[type(of: renderer).format] == whole)

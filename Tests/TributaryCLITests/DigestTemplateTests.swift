@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Renderers
 import Testing
 
 @testable import TributaryCLI
@@ -43,6 +44,34 @@ import Testing
 
                 """
         )
+    }
+
+    /// The list template draws in parts (the entries read back from the store a batch at a time); this one has its
+    /// days inside another section, so it is drawn whole from the items the run kept: the same page either way.
+    @Test func aTemplateThatMustBeDrawnWholeGivesTheSamePage() throws {
+        let workspace = try Workspace(fixtures: ["news.json"])
+        try workspace.write("feeds.json", Self.config)
+        try workspace.write(
+            "whole.mustache",
+            "{{#hasItems}}\n" + Self.listTemplate.replacingOccurrences(of: "</ul>\n", with: "</ul>\n{{/hasItems}}\n")
+        )
+        try workspace.write("list.mustache", Self.listTemplate)
+        #expect(try !HTMLTemplate(contentsOf: workspace.url.appendingPathComponent("whole.mustache")).drawsInParts)
+        #expect(try HTMLTemplate(contentsOf: workspace.url.appendingPathComponent("list.mustache")).drawsInParts)
+        let whole = try TributaryProcess.run(
+            ["digest", "--template", "whole.mustache", "-o", "-", "--state", "whole.sqlite"],
+            in: workspace.url
+        )
+        let parts = try TributaryProcess.run(
+            ["digest", "--template", "list.mustache", "-o", "-", "--state", "parts.sqlite"],
+            in: workspace.url
+        )
+        #expect(whole.status == 0, "\(whole.standardError)")
+        #expect(parts.status == 0, "\(parts.standardError)")
+        #expect(
+            whole.standardOutput.contains("<li>Budget &lt;b&gt;vote&lt;/b&gt; &amp; what it means (Example News)</li>")
+        )
+        #expect(whole.standardOutput == parts.standardOutput)
     }
 
     @Test func templateInFeedsJSONIsReadRelativeToItsDirectoryAndTheOptionWins() throws {

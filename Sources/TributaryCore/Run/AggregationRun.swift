@@ -160,12 +160,17 @@ public struct AggregationRun: Sendable {
             if let held {
                 return outlines.map { outline in held[outline.key].map { result.items[$0] } ?? outline.placeholder }
             }
-            var stored: [ItemKey: FeedItem] = [:]
-            for item in try await store.items(outlines.map(\.key)) {
-                stored[ItemKey(source: item.sourceID, id: item.item.id)] = item.item
+            // The store answers in the order of the keys, leaving out a key it does not have: matched side by side,
+            // without a table of the items by key. An item the store no longer has (it cannot be pruned during a
+            // run) is shown as what is known of it.
+            var stored = try await store.items(outlines.map(\.key))[...]
+            return outlines.map { outline in
+                guard let first = stored.first, first.item.id == outline.id, first.sourceID == outline.sourceID else {
+                    return outline.placeholder
+                }
+                stored.removeFirst()
+                return outline.completing(first.item)
             }
-            // An item the store no longer has (it cannot be pruned during a run) is shown as what is known of it.
-            return outlines.map { outline in stored[outline.key].map(outline.completing) ?? outline.placeholder }
         }
     }
 
