@@ -196,7 +196,13 @@ let package = Package(
             ]
         ),
         // The default ItemStore of digest, summary and watch: `.tributary/state.sqlite` beside feeds.json.
-        .target(name: "SQLiteStore", dependencies: ["TributaryCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "TributaryCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         // The shared store of a fleet on PostgreSQL.
         .target(
             name: "PostgresStore",

@@ -1,8 +1,10 @@
 import Foundation
 
 /// A value of the HTML template's context: typed, so that rendering looks keys up without `Any` or dynamic casts
-/// (through `Any`, swift-mustache spent most of a digest's rendering time in casts and conformance lookups).
-indirect enum TemplateData: Sendable, Equatable {
+/// (through `Any`, swift-mustache spent most of a digest's rendering time in casts and conformance lookups). Not
+/// `indirect`: lists and objects already hold their elements on the heap, and boxing every value cost an allocation
+/// for each of an entry's eighteen values.
+enum TemplateData: Sendable, Equatable {
     case text(String)
     case flag(Bool)
     case number(Int)

@@ -165,7 +165,7 @@ extension FeedItem {
             if reader.skipNull() { return .some(nil) }
             var source: String?
             var guid: String?
-            var firstSeen: String?
+            var firstSeen: Date?
             var rights: String?
             var comments: String?
             var commentsFeed: String?
@@ -193,7 +193,7 @@ extension FeedItem {
                 switch key {
                 case "source": return reader.string(into: &source)
                 case "guid": return reader.string(into: &guid)
-                case "first_seen": return reader.string(into: &firstSeen)
+                case "first_seen": return reader.date(into: &firstSeen, orNilIfNotADate: true)
                 case "rights": return reader.string(into: &rights)
                 case "comments": return reader.string(into: &comments)
                 case "comments_feed": return reader.string(into: &commentsFeed)
@@ -246,7 +246,7 @@ extension FeedItem {
                 origin: origin,
                 related: related ?? [],
                 guid: guid,
-                firstSeen: firstSeen.flatMap { RFC3339.parse($0) },
+                firstSeen: firstSeen,
                 alsoIn: alsoIn ?? [],
                 rights: rights,
                 contributors: contributors ?? [],
@@ -439,8 +439,9 @@ struct JSONBytesReader {
     }
 
     /// Reads an RFC 3339 date string into `field`, or `null` as `nil`; `false` for another value, a string that is
-    /// not such a date, or invalid JSON. A string without escapes is parsed where it lies.
-    mutating func date(into field: inout Date?) -> Bool {
+    /// not such a date (or `nil` in `field` when `orNilIfNotADate`), or invalid JSON. A string without escapes is
+    /// parsed where it lies.
+    mutating func date(into field: inout Date?, orNilIfNotADate: Bool = false) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { return false }
         guard bytes[index] == 0x22 else {
@@ -461,7 +462,7 @@ struct JSONBytesReader {
             guard let text = string() else { return false }
             date = RFC3339.parse(text)
         }
-        guard let date else { return false }
+        guard date != nil || orNilIfNotADate else { return false }
         field = date
         return true
     }

@@ -26,8 +26,63 @@ public enum RFC3339 {
 
     /// Parses RFC 3339 from raw bytes; see ``parse(_:)``.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        // A scanner in a local value, not local functions over a captured cursor: the captured variable was boxed and
+        // every read of it checked for exclusive access at run time (two thirds of the parse).
+        var scan = Scanner(bytes: bytes)
+        guard let year = scan.digits(4), scan.expect(0x2D), let month = scan.digits(2), scan.expect(0x2D),
+            let day = scan.digits(2), (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month)
+        else { return nil }
+        if scan.atEnd {
+            return Date(timeIntervalSince1970: TimeInterval(daysFromCivil(year: year, month: month, day: day) * 86_400))
+        }
+        guard scan.expect(0x54) || scan.expect(0x74) || scan.expect(0x20) else { return nil }
+        guard let hour = scan.digits(2), scan.expect(0x3A), let minute = scan.digits(2), hour < 24, minute < 60 else {
+            return nil
+        }
+        var second = 0
+        var fraction = 0.0
+        if scan.expect(0x3A) {
+            guard let value = scan.digits(2), value <= 60 else { return nil }
+            second = min(value, 59)  // a leap second is folded into the preceding one
+            if scan.expect(0x2E) || scan.expect(0x2C) {
+                var scale = 0.1
+                var sawDigit = false
+                while let digit = scan.digit() {
+                    fraction += Double(digit) * scale
+                    scale /= 10
+                    sawDigit = true
+                }
+                guard sawDigit else { return nil }
+            }
+        }
+        var offsetSeconds = 0
+        if scan.expect(0x5A) || scan.expect(0x7A) {
+            // UTC
+        } else if scan.expect(0x2B) || scan.expect(0x2D) {
+            let sign = bytes[scan.cursor - 1] == 0x2D ? -1 : 1
+            guard let offsetHours = scan.digits(2) else { return nil }
+            _ = scan.expect(0x3A)
+            let offsetMinutes = scan.digits(2) ?? 0
+            guard offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        } else {
+            return nil  // RFC 3339 requires a zone
+        }
+        guard scan.atEnd else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    /// Reads digits and marks from the front of a date's bytes.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
         var cursor = 0
-        func digits(_ count: Int) -> Int? {
+
+        var atEnd: Bool { cursor == bytes.count }
+
+        /// The next `count` bytes as a decimal number, if they are all digits.
+        mutating func digits(_ count: Int) -> Int? {
             guard cursor + count <= bytes.count else { return nil }
             var value = 0
             for offset in 0..<count {
@@ -38,57 +93,20 @@ public enum RFC3339 {
             cursor += count
             return value
         }
-        func expect(_ byte: UInt8) -> Bool {
+
+        /// The next byte's value if it is a digit.
+        mutating func digit() -> Int? {
+            guard cursor < bytes.count, bytes[cursor] >= 0x30, bytes[cursor] <= 0x39 else { return nil }
+            cursor += 1
+            return Int(bytes[cursor - 1] - 0x30)
+        }
+
+        /// Whether the next byte is `byte` (then read).
+        mutating func expect(_ byte: UInt8) -> Bool {
             guard cursor < bytes.count, bytes[cursor] == byte else { return false }
             cursor += 1
             return true
         }
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
-            (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month)
-        else { return nil }
-        if cursor == bytes.count {
-            return Date(timeIntervalSince1970: TimeInterval(daysFromCivil(year: year, month: month, day: day) * 86_400))
-        }
-        guard cursor < bytes.count, [0x54, 0x74, 0x20].contains(bytes[cursor]) else { return nil }
-        cursor += 1
-        guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else { return nil }
-        var second = 0
-        var fraction = 0.0
-        if expect(0x3A) {
-            guard let value = digits(2), value <= 60 else { return nil }
-            second = min(value, 59)  // a leap second is folded into the preceding one
-            if expect(0x2E) || expect(0x2C) {
-                var scale = 0.1
-                var sawDigit = false
-                while cursor < bytes.count, bytes[cursor] >= 0x30, bytes[cursor] <= 0x39 {
-                    fraction += Double(bytes[cursor] - 0x30) * scale
-                    scale /= 10
-                    cursor += 1
-                    sawDigit = true
-                }
-                guard sawDigit else { return nil }
-            }
-        }
-        var offsetSeconds = 0
-        guard cursor < bytes.count else { return nil }  // RFC 3339 requires a zone
-        switch bytes[cursor] {
-        case 0x5A, 0x7A:
-            cursor += 1
-        case 0x2B, 0x2D:
-            let sign = bytes[cursor] == 0x2D ? -1 : 1
-            cursor += 1
-            guard let offsetHours = digits(2) else { return nil }
-            _ = expect(0x3A)
-            let offsetMinutes = digits(2) ?? 0
-            guard offsetHours < 24, offsetMinutes < 60 else { return nil }
-            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
-        default:
-            return nil
-        }
-        guard cursor == bytes.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }
 
     /// Formats a date as RFC 3339 in UTC, e.g. `2026-11-22T05:41:40Z` or `2026-11-22T05:41:40.25Z`.
