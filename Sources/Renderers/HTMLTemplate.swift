@@ -144,12 +144,7 @@ public struct HTMLTemplate: Sendable {
         }
 
         func writeStart(ofDay index: Int, into output: inout [UInt8]) {
-            MustacheEngine.render(
-                parts.dayStart,
-                stack: [digest, days[index]],
-                position: place(ofDay: index),
-                into: &output
-            )
+            draw(parts.dayStart, ofDay: index, into: &output)
         }
 
         /// Draws `entries`, of one day, after `written` entries of the digest.
@@ -166,20 +161,17 @@ public struct HTMLTemplate: Sendable {
         }
 
         func writeEnd(ofDay index: Int, into output: inout [UInt8]) {
-            MustacheEngine.render(
-                parts.dayEnd,
-                stack: [digest, days[index]],
-                position: place(ofDay: index),
-                into: &output
-            )
+            draw(parts.dayEnd, ofDay: index, into: &output)
         }
 
         func writeEnd(into output: inout [UInt8]) {
             MustacheEngine.render(parts.afterDays, stack: [digest], position: nil, into: &output)
         }
 
-        private func place(ofDay index: Int) -> TemplateData {
-            .position(first: index == 0, last: index == days.count - 1, index: index)
+        /// Draws a day's part inside the day, at the day's place in the list of days.
+        private func draw(_ nodes: [MustacheEngine.Node], ofDay index: Int, into output: inout [UInt8]) {
+            let place = TemplateData.position(first: index == 0, last: index == days.count - 1, index: index)
+            MustacheEngine.render(nodes, stack: [digest, days[index]], position: place, into: &output)
         }
 
         /// The day of entry `written` of the digest: the last to start at or before it (a day without entries starts
