@@ -81,14 +81,6 @@ extension FeedItem {
             }
         }
 
-        static func date(_ value: JSONValue?) -> Date?? {
-            switch value {
-            case .string(let string): RFC3339.parse(string).map { .some($0) }
-            case .null, nil: .some(nil)
-            default: nil
-            }
-        }
-
         static func integer(_ value: JSONValue?) -> Int?? {
             switch value {
             case .number(let number) where number.rounded() == number && abs(number) < 9.2e18: .some(Int(number))
@@ -364,13 +356,6 @@ struct JSONBytesReader {
 
     init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-    }
-
-    /// The document's one value, or `nil` when it is not valid JSON.
-    mutating func document() -> JSONValue? {
-        guard let value = value() else { return nil }
-        skipWhitespace()
-        return index == bytes.count ? value : nil
     }
 
     /// Reads a document that is one object, member by member (``object(_:)``); `false` when it is not valid JSON,
