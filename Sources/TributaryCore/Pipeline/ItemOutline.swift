@@ -77,11 +77,11 @@ public struct ItemOutline: Sendable, Hashable {
     /// again.
     public func completing(_ stored: FeedItem) -> FeedItem {
         var item = stored
-        if item.tributary == nil { item.tributary = TributaryExtension() }
-        // Changed in place: the stored item's extension is not copied first.
-        if item.tributary?.source == nil { item.tributary?.source = sourceID }
-        if let firstSeen { item.tributary?.firstSeen = firstSeen }
-        if item.tributary?.alsoIn != alsoIn { item.tributary?.alsoIn = alsoIn }
+        var tributary = item.tributary ?? TributaryExtension()
+        tributary.source = tributary.source ?? sourceID
+        if let firstSeen { tributary.firstSeen = firstSeen }
+        tributary.alsoIn = alsoIn
+        item.tributary = tributary
         return item
     }
 
