@@ -47,11 +47,7 @@ enum HTMLTemplateContext {
 
     /// The context for `digest`: objects, lists, strings, integers and booleans only.
     static func make(for digest: Digest) -> TemplateData {
-        object(
-            for: Heading(digest),
-            days: days(of: digest),
-            failed: digest.failedSources
-        )
+        object(for: Heading(digest), days: days(of: digest))
     }
 
     /// The context for `outline`, a digest drawn a part at a time: each day's `entries` is empty (they are drawn
@@ -59,8 +55,7 @@ enum HTMLTemplateContext {
     static func make(for outline: DigestOutline) -> TemplateData {
         object(
             for: Heading(outline),
-            days: outline.days.map { day(id: $0.id, heading: $0.heading, itemCount: $0.items.count, entries: []) },
-            failed: outline.failedSources
+            days: outline.days.map { day(id: $0.id, heading: $0.heading, itemCount: $0.items.count, entries: []) }
         )
     }
 
@@ -132,12 +127,9 @@ enum HTMLTemplateContext {
         }
     }
 
-    private static func object(
-        for digest: Heading,
-        days: [TemplateData],
-        failed: [Digest.SourceSummary]
-    ) -> TemplateData {
-        .object([
+    private static func object(for digest: Heading, days: [TemplateData]) -> TemplateData {
+        let failed = digest.sources.filter { $0.state == .failed }
+        return .object([
             "title": text(digest.title),
             "language": .text(isLanguageTag(digest.language) ? digest.language : "en"),
             "generatedAt": text(digest.generatedAtText),
