@@ -160,17 +160,35 @@ extension FeedSAXHandler {
         text.append(Array(data))
     }
 
-    func plainTitle() -> String {
+    func plainTitle(of kind: ElementKind) -> String {
         FeedText.withoutFormatControls(
-            captureType == .text
-                ? FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
-                : FeedText.plainText(text.bytes)
+            capturedTitleIsMarkup(kind)
+                ? FeedText.plainText(text.bytes)
+                : FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
         )
     }
 
-    /// The captured text of an author element, white space collapsed; `<` stays, since `Name <a@b.example>` is
-    /// text to split, not a tag.
-    func authorText() -> String {
+    /// Whether a captured title is HTML, to be made plain, rather than text as written. Atom and an explicit type
+    /// say which. An RSS title (RSS leaves its type unsaid) is HTML only when it looks like HTML, as feedparser
+    /// guesses (``FeedText/looksLikeHTML(_:)``: an end tag or a character reference, and only HTML's elements):
+    /// `History of the &lt;blink&gt; tag` is a title about a tag and keeps it, `Using &lt;b&gt;bold&lt;/b&gt;` is
+    /// markup.
+    func capturedTitleIsMarkup(_ kind: ElementKind) -> Bool {
+        switch captureType {
+        case .text:
+            return false
+        case .html where kind == .title || kind == .dcTitle || kind == .mediaTitle:
+            return FeedText.looksLikeHTML(text.bytes)
+        default:
+            return true
+        }
+    }
+
+    /// The captured text of a plain-text element as written, white space collapsed: the XML parser has already
+    /// decoded its references, so `<` and `&` are characters of the text, not markup. An author's
+    /// `Name <a@b.example>` is text to split, and a category `&lt;canvas&gt;` (a web developer's tag) is the tag
+    /// `<canvas>`, as feedparser and gofeed read it.
+    func textAsWritten() -> String {
         FeedText.plainText(text.bytes, stripTags: false, decodeEntities: false)
     }
 

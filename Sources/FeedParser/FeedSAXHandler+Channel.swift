@@ -130,12 +130,12 @@ extension FeedSAXHandler {
         case .title, .atomTitle:
             // The first title with text wins, as in feedparser.
             if channelTitle?.isEmpty ?? true {
-                channelTitle = plainTitle()
+                channelTitle = plainTitle(of: kind)
                 noteChannelField("title")
             }
         case .dcTitle:
             if channelTitle == nil {
-                channelTitle = plainTitle()
+                channelTitle = plainTitle(of: kind)
                 noteChannelField("title")
             }
         case .link:
@@ -145,7 +145,7 @@ extension FeedSAXHandler {
             if !value.isEmpty { channelLink = resolve(value, baseCount: captureBaseCount) }
         case .rights:
             if channelRights == nil {
-                channelRights = plainTitle()
+                channelRights = plainTitle(of: kind)
                 channelRightsHTML = markupKept()
                 noteChannelField("rights")
             }
@@ -156,7 +156,7 @@ extension FeedSAXHandler {
             if !value.isEmpty { channelExtras.docs = resolve(value, baseCount: captureBaseCount) }
         case .atomInfo:
             if channelExtras.info == nil {
-                channelExtras.info = plainTitle()
+                channelExtras.info = plainTitle(of: kind)
                 channelExtras.infoHTML = markupKept()
                 noteChannelField("info")
             }
@@ -169,11 +169,11 @@ extension FeedSAXHandler {
                 channelResolvedID = resolvedIdentifier()
             }
         case .category, .dcSubject:
-            let tag = FeedText.plainText(text.bytes)
+            let tag = textAsWritten()
             Self.addTag(tag, to: &channelTags)
             if kind == .category { addChannelCategory(tag, scheme: captureAttribute, label: nil) }
         case .itunesKeywords:
-            Self.addKeywords(FeedText.plainText(text.bytes), to: &channelTags)
+            Self.addKeywords(textAsWritten(), to: &channelTags)
         case .description, .dcDescription, .atomSubtitle, .itunesSummary:
             // An `itunes:summary` is plain text unless it looks like HTML, as in an item.
             if kind == .itunesSummary, !FeedText.looksLikeHTML(text.bytes) { captureType = .text }
@@ -208,7 +208,7 @@ extension FeedSAXHandler {
             channelExtras.validStart = period.start ?? channelExtras.validStart
             channelExtras.validEnd = period.end ?? channelExtras.validEnd
         case .dcContributor:
-            if let contributor = Self.rssAuthor(authorText()), !channelContributors.contains(contributor) {
+            if let contributor = Self.rssAuthor(textAsWritten()), !channelContributors.contains(contributor) {
                 channelContributors.append(contributor)
             }
         case .itunesBlock:
@@ -217,7 +217,7 @@ extension FeedSAXHandler {
             channelITunes.explicit = channelITunes.explicit ?? String(decoding: text.bytes, as: UTF8.self)
         case .webMaster, .dcPublisher:
             // The publisher (RSS `webMaster`, `dc:publisher`, iTunes `owner`): `me@example.com (Name)` is split.
-            if channelPublisher == nil { channelPublisher = Self.rssAuthor(authorText()) }
+            if channelPublisher == nil { channelPublisher = Self.rssAuthor(textAsWritten()) }
         case .itunesName:
             let name = FeedText.plainText(text.bytes)
             if !name.isEmpty, channelPublisher?.name == nil {
@@ -230,7 +230,7 @@ extension FeedSAXHandler {
             }
         case .managingEditor, .author, .dcCreator, .itunesAuthor:
             // `me@example.com (Jane Doe)` and `Jane Doe <me@example.com>` become a name and an address.
-            if let author = Self.rssAuthor(authorText()), !channelAuthors.contains(author) {
+            if let author = Self.rssAuthor(textAsWritten()), !channelAuthors.contains(author) {
                 channelAuthors.append(author)
             }
         case .atomLogo, .atomIcon:

@@ -260,10 +260,10 @@ extension FeedSAXHandler {
             // The first title with text wins, as in feedparser (a second `<title>` from a plugin does not replace it).
             if item.title == nil || item.titleIsBlank {
                 item.titleIsBlank = !text.bytes.contains { $0 > 0x20 }
-                item.title = rawText(.plainText(markup: captureType != .text))
+                item.title = rawText(.plainText(markup: capturedTitleIsMarkup(kind)))
             }
         case .dcTitle:
-            if item.title == nil { item.title = rawText(.plainText(markup: captureType != .text)) }
+            if item.title == nil { item.title = rawText(.plainText(markup: capturedTitleIsMarkup(kind))) }
         case .atomLink:
             if let taken = takeTextLink() { addEntryLink(taken.link, written: taken.written) }
         case .link:
@@ -349,11 +349,11 @@ extension FeedSAXHandler {
             let value = trimmedText()
             if !value.isEmpty, item.details?.value.license == nil { item.updateDetails { $0.license = value } }
         case .dcPublisher:
-            if item.details?.value.publisher == nil, let publisher = Self.rssAuthor(authorText()) {
+            if item.details?.value.publisher == nil, let publisher = Self.rssAuthor(textAsWritten()) {
                 item.updateDetails { $0.publisher = publisher }
             }
         case .dcContributor:
-            if let contributor = Self.rssAuthor(authorText()), !item.contributors.contains(contributor) {
+            if let contributor = Self.rssAuthor(textAsWritten()), !item.contributors.contains(contributor) {
                 item.contributors.append(contributor)
             }
         case .atomUpdated:
@@ -361,17 +361,17 @@ extension FeedSAXHandler {
         case .author:
             if let author = Self.rssAuthor(trimmedText()) { item.authors.append(author) }
         case .dcCreator, .itunesAuthor:
-            if let author = Self.rssAuthor(authorText()),
+            if let author = Self.rssAuthor(textAsWritten()),
                 item.authors.contains(where: { $0.name == author.name && $0.email == author.email }) == false
             {
                 item.authors.append(author)
             }
         case .category, .dcSubject:
-            let tag = FeedText.plainText(text.bytes)
+            let tag = textAsWritten()
             Self.addTag(tag, to: &item.tags)
             if kind == .category { item.addCategory(tag, scheme: captureAttribute, label: captureLabel) }
         case .itunesKeywords:
-            Self.addKeywords(FeedText.plainText(text.bytes), to: &item.tags)
+            Self.addKeywords(textAsWritten(), to: &item.tags)
         case .itunesDuration:
             let written = trimmedText()
             item.itunesDuration = Self.duration(written)
@@ -396,9 +396,9 @@ extension FeedSAXHandler {
         case .itunesExplicit:
             item.itunes.explicit = item.itunes.explicit ?? String(decoding: text.bytes, as: UTF8.self)
         case .mediaTitle:
-            if item.mediaTitle == nil { item.mediaTitle = rawText(.plainText(markup: captureType != .text)) }
+            if item.mediaTitle == nil { item.mediaTitle = rawText(.plainText(markup: capturedTitleIsMarkup(kind))) }
         case .source:
-            let title = plainTitle()
+            let title = plainTitle(of: kind)
             // `url=""` names no feed (resolved, it would be this feed's own address).
             let url = Self.nonBlank(captureAttribute).map { resolve($0, baseCount: captureBaseCount) }
             if !title.isEmpty || url != nil {
@@ -459,13 +459,13 @@ extension FeedSAXHandler {
     /// A field of an Atom entry's `<source>`: what the feed the entry was copied from says of itself.
     func finishOriginField(_ kind: ElementKind) {
         switch kind {
-        case .atomTitle: origin.title = plainTitle()
+        case .atomTitle: origin.title = plainTitle(of: kind)
         case .atomSubtitle:
-            origin.subtitle = nonEmpty(plainTitle())
+            origin.subtitle = nonEmpty(plainTitle(of: kind))
             // Written with markup, kept as HTML too, as the feed's own subtitle and rights are.
             if origin.subtitle != nil, let html = markupKept() { origin.subtitleHTML = html }
         case .rights:
-            origin.rights = nonEmpty(plainTitle())
+            origin.rights = nonEmpty(plainTitle(of: kind))
             if origin.rights != nil, let html = markupKept() { origin.rightsHTML = html }
         case .atomID: origin.id = nonEmpty(trimmedText())
         case .atomUpdated: origin.updated = parseDate()

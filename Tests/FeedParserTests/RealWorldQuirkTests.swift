@@ -53,6 +53,21 @@ import TributaryCore
         #expect(result.metadata?.title == "All About Everything")
     }
 
+    @Test func aCategoryIsPlainTextAsWritten() throws {
+        // Escaped markup in a category is text: `&lt;canvas&gt;` was stripped as a tag, and the category lost.
+        let result = try FixtureSupport.parseFixture("rss-category-markup-is-text.xml")
+        let items = result.items
+        try #require(items.count == 1)
+        #expect(
+            items[0].tags == ["<canvas>", "Tom &amp; Jerry", "Arts & Culture", "<dialog>", "web", "<video>", "media"]
+        )
+        #expect(items[0].title == "Drawing with the <canvas> element")
+        let categories = items[0].tributary?.categories ?? []
+        #expect(categories.map(\.term) == ["<canvas>", "Tom &amp; Jerry", "Arts & Culture"])
+        #expect(categories.first?.scheme == "https://markup.example/tags")
+        #expect(result.metadata?.tags == ["<svg> and friends", "html", "<template>"])
+    }
+
     @Test func categoriesInAWrapperAreTags() throws {
         let items = try FixtureSupport.parseFixture("rss-categories-in-wrapper.xml").items
         try #require(items.count == 1)
@@ -460,11 +475,13 @@ extension RealWorldQuirkTests {
         }
     }
 
-    /// A legacy reference without its semicolon (`&copy`, `&eacute`) is decoded in a title, as HTML reads text.
-    @Test func legacyReferencesWithoutASemicolonAreDecodedInTitles() throws {
+    /// A legacy reference without its semicolon (`&copy`, `&eacute`) is decoded in a title that is HTML, as HTML
+    /// reads text. A title with no end tag and no whole reference is not HTML (feedparser's guess): it stays as
+    /// written, as feedparser shows it.
+    @Test func legacyReferencesWithoutASemicolonAreDecodedInHTMLTitles() throws {
         let result = try FixtureSupport.parseFixture("rss-legacy-entity-without-semicolon.xml")
         #expect(result.metadata?.title == "?page=1©=2;mode=x & done")
-        #expect(result.items.map(\.title) == ["Café au lait © 2026"])
+        #expect(result.items.map(\.title) == ["Caf&eacute au lait &copy 2026"])
     }
 
     /// feedparser's second description: one that comes after another and before any content is the content, the

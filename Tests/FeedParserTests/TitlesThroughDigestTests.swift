@@ -17,6 +17,19 @@ import TributaryCore
         #expect(Self.digestTitles(of: result.items) == result.items.compactMap(\.title))
     }
 
+    /// An RSS title is HTML only when it looks like HTML, as feedparser guesses; otherwise its markup is text.
+    @Test func rssTitlesAreHTMLOnlyWhenTheyLookLikeIt() throws {
+        let result = try FixtureSupport.parseFixture("rss-titles-with-literal-markup.xml")
+        #expect(result.metadata?.title == "The <canvas> weekly")
+        #expect(
+            result.items.map(\.title) == [
+                "History of the <blink> tag", "<script> considered harmful", "Using <dialog> in 2026",
+                "AT&T <b> x < y", "Using bold text", "Emphasis & more", "It's here",
+            ]
+        )
+        #expect(Self.digestTitles(of: result.items) == result.items.compactMap(\.title))
+    }
+
     /// Every fixture and every corpus file: the digest's title of an item is the parser's title.
     @Test(arguments: Self.allFeedFiles())
     func theDigestShowsTheParsersTitle(_ path: String) throws {
