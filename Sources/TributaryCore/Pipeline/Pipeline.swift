@@ -62,7 +62,10 @@ public struct Pipeline: Sendable {
         defer { channel.finish() }
         let settings = settings
 
-        return try await withThrowingTaskGroup(of: Void.self, returning: PipelineResult.self) { group in
+        // A discarding group: a source's task is freed as soon as it ends. A group that keeps its children's results
+        // held every ended source's task (its frames and what they still referred to) until the last source ended,
+        // 24 MB at the end of a 1,000-feed fetch.
+        return try await withThrowingDiscardingTaskGroup(returning: PipelineResult.self) { group in
             // A run-wide turn for each source when the run has a limit; the wait for it is not charged to the
             // source's timeout, which starts with the source.
             let turns = settings.maxConcurrentSources.map { HostLimiter(maxConcurrentRequests: $0) }
