@@ -16,6 +16,7 @@ extension FeedItem: Codable {
     /// `authors`, and a missing `id` decodes as the empty string (callers derive a stable one, see
     /// ``FeedItem/derivedID()``). Dates must be RFC 3339; any offset is converted to UTC.
     public init(from decoder: any Decoder) throws {
+        self.init(id: "")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let string = try? container.decodeIfPresent(String.self, forKey: .id) {
             id = string

@@ -7,29 +7,115 @@ public import Foundation
 /// It encodes to and decodes from JSON Feed 1.1 without loss: keys JSON Feed does not define but allows as
 /// extensions (those starting with `_`) are kept in ``extensions``. Dates are encoded as RFC 3339 in UTC.
 public struct FeedItem: Hashable, Sendable {
+    /// The fields, behind one reference shared by the copies of an item until one of them changes
+    /// (``CopyOnWrite``): an item is handed on many times between the parser, the pipeline, the store and the
+    /// digest, and each copy of seventeen fields retained (and later released) a dozen strings and arrays. Read and
+    /// changed through the properties below.
+    private var storage: CopyOnWrite<Fields>
+
+    /// The stored fields of an item.
+    private struct Fields: Hashable, Sendable {
+        var id: String
+        var url: String? = nil
+        var externalURL: String? = nil
+        var title: String? = nil
+        var contentHTML: String? = nil
+        var contentText: String? = nil
+        var summary: String? = nil
+        var image: String? = nil
+        var bannerImage: String? = nil
+        var datePublished: Date? = nil
+        var dateModified: Date? = nil
+        var authors: [Author] = []
+        var tags: [String] = []
+        var language: String? = nil
+        var attachments: [Attachment] = []
+        var tributary: TributaryExtension? = nil
+        var extensions: [String: JSONValue] = [:]
+    }
+
+    public static func == (lhs: FeedItem, rhs: FeedItem) -> Bool {
+        lhs.storage.sharesBox(with: rhs.storage) || lhs.storage.value == rhs.storage.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.value)
+    }
+
     /// The item's unique, stable id: non-empty, the same across runs for the same item.
-    public var id: String
-    public var url: String?
-    public var externalURL: String?
+    public var id: String {
+        _read { yield storage.value.id }
+        _modify { yield &storage.value.id }
+    }
+    public var url: String? {
+        _read { yield storage.value.url }
+        _modify { yield &storage.value.url }
+    }
+    public var externalURL: String? {
+        _read { yield storage.value.externalURL }
+        _modify { yield &storage.value.externalURL }
+    }
     /// Plain text: no markup, no entities.
-    public var title: String?
+    public var title: String? {
+        _read { yield storage.value.title }
+        _modify { yield &storage.value.title }
+    }
     /// HTML, sanitized before it reaches a renderer.
-    public var contentHTML: String?
-    public var contentText: String?
+    public var contentHTML: String? {
+        _read { yield storage.value.contentHTML }
+        _modify { yield &storage.value.contentHTML }
+    }
+    public var contentText: String? {
+        _read { yield storage.value.contentText }
+        _modify { yield &storage.value.contentText }
+    }
     /// Plain text.
-    public var summary: String?
-    public var image: String?
-    public var bannerImage: String?
-    public var datePublished: Date?
-    public var dateModified: Date?
-    public var authors: [Author]
-    public var tags: [String]
-    public var language: String?
-    public var attachments: [Attachment]
+    public var summary: String? {
+        _read { yield storage.value.summary }
+        _modify { yield &storage.value.summary }
+    }
+    public var image: String? {
+        _read { yield storage.value.image }
+        _modify { yield &storage.value.image }
+    }
+    public var bannerImage: String? {
+        _read { yield storage.value.bannerImage }
+        _modify { yield &storage.value.bannerImage }
+    }
+    public var datePublished: Date? {
+        _read { yield storage.value.datePublished }
+        _modify { yield &storage.value.datePublished }
+    }
+    public var dateModified: Date? {
+        _read { yield storage.value.dateModified }
+        _modify { yield &storage.value.dateModified }
+    }
+    public var authors: [Author] {
+        _read { yield storage.value.authors }
+        _modify { yield &storage.value.authors }
+    }
+    public var tags: [String] {
+        _read { yield storage.value.tags }
+        _modify { yield &storage.value.tags }
+    }
+    public var language: String? {
+        _read { yield storage.value.language }
+        _modify { yield &storage.value.language }
+    }
+    public var attachments: [Attachment] {
+        _read { yield storage.value.attachments }
+        _modify { yield &storage.value.attachments }
+    }
     /// Aggregator facts: where the item came from and what else is known about it.
-    public var tributary: TributaryExtension?
+    public var tributary: TributaryExtension? {
+        _read { yield storage.value.tributary }
+        _modify { yield &storage.value.tributary }
+    }
     /// Extension members other than `_tributary`, kept as they were.
-    public var extensions: [String: JSONValue]
+    public var extensions: [String: JSONValue] {
+        _read { yield storage.value.extensions }
+        _modify { yield &storage.value.extensions }
+    }
 
     public init(
         id: String,
@@ -50,23 +136,27 @@ public struct FeedItem: Hashable, Sendable {
         tributary: TributaryExtension? = nil,
         extensions: [String: JSONValue] = [:]
     ) {
-        self.id = id
-        self.url = url
-        self.externalURL = externalURL
-        self.title = title
-        self.contentHTML = contentHTML
-        self.contentText = contentText
-        self.summary = summary
-        self.image = image
-        self.bannerImage = bannerImage
-        self.datePublished = datePublished
-        self.dateModified = dateModified
-        self.authors = authors
-        self.tags = tags
-        self.language = language
-        self.attachments = attachments
-        self.tributary = tributary
-        self.extensions = extensions
+        storage = CopyOnWrite(
+            Fields(
+                id: id,
+                url: url,
+                externalURL: externalURL,
+                title: title,
+                contentHTML: contentHTML,
+                contentText: contentText,
+                summary: summary,
+                image: image,
+                bannerImage: bannerImage,
+                datePublished: datePublished,
+                dateModified: dateModified,
+                authors: authors,
+                tags: tags,
+                language: language,
+                attachments: attachments,
+                tributary: tributary,
+                extensions: extensions
+            )
+        )
     }
 
     /// The id of the source that emitted the item (`_tributary.source`).
@@ -135,11 +225,11 @@ extension FeedItem {
 
 /// The `_tributary` extension object of an item: facts the aggregator adds.
 public struct TributaryExtension: Hashable, Sendable {
-    /// The fields, behind one reference shared by the copies of an extension until one of them changes (copy on
-    /// write, as `Array` does): an item is copied several times between the parser and the writer or the store, and
-    /// copying some twenty references (and releasing them again) each time was a tenth of `tributary parse`'s work
-    /// on a Google News feed, whose every item has an extension. Read and changed through the properties below.
-    private var storage: Storage
+    /// The fields, behind one reference shared by the copies of an extension until one of them changes
+    /// (``CopyOnWrite``): copying some twenty references (and releasing them again) at each hand-over was a tenth of
+    /// `tributary parse`'s work on a Google News feed, whose every item has an extension. Read and changed through
+    /// the properties below.
+    private var storage: CopyOnWrite<Fields>
 
     /// The stored fields of an extension.
     private struct Fields: Hashable, Sendable {
@@ -160,154 +250,94 @@ public struct TributaryExtension: Hashable, Sendable {
         var boxedDetails: DetailsBox? = nil
     }
 
-    /// ``Fields`` behind a reference. Only ever changed through `makeUnique()`, that is when no other extension
-    /// holds it, so sharing it between threads is safe although it has a `var`.
-    private final class Storage: @unchecked Sendable {
-        var fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-    }
-
-    /// Gives this extension a storage of its own before it changes, when another copy shares it.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-    }
-
     public static func == (lhs: TributaryExtension, rhs: TributaryExtension) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage.sharesBox(with: rhs.storage) || lhs.storage.value == rhs.storage.value
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.fields)
+        hasher.combine(storage.value)
     }
 
     /// The id of the source that emitted the item.
     public var source: SourceID? {
-        _read { yield storage.fields.source }
-        _modify {
-            makeUnique()
-            yield &storage.fields.source
-        }
+        _read { yield storage.value.source }
+        _modify { yield &storage.value.source }
     }
     /// The publisher as the feed names it: RSS `<source>`, which Google News uses for the outlet.
     public var origin: Origin? {
-        _read { yield storage.fields.origin }
-        _modify {
-            makeUnique()
-            yield &storage.fields.origin
-        }
+        _read { yield storage.value.origin }
+        _modify { yield &storage.value.origin }
     }
     /// Other coverage of the same story (Google News' related articles).
     public var related: [RelatedLink] {
-        _read { yield storage.fields.related }
-        _modify {
-            makeUnique()
-            yield &storage.fields.related
-        }
+        _read { yield storage.value.related }
+        _modify { yield &storage.value.related }
     }
     /// The original guid or Atom id, as written in the feed.
     public var guid: String? {
-        _read { yield storage.fields.guid }
-        _modify {
-            makeUnique()
-            yield &storage.fields.guid
-        }
+        _read { yield storage.value.guid }
+        _modify { yield &storage.value.guid }
     }
     /// When Tributary first saw the item.
     public var firstSeen: Date? {
-        _read { yield storage.fields.firstSeen }
-        _modify {
-            makeUnique()
-            yield &storage.fields.firstSeen
-        }
+        _read { yield storage.value.firstSeen }
+        _modify { yield &storage.value.firstSeen }
     }
     /// Other sources that delivered the same item (same canonical URL); the first one seen keeps it.
     public var alsoIn: [ItemReference] {
-        _read { yield storage.fields.alsoIn }
-        _modify {
-            makeUnique()
-            yield &storage.fields.alsoIn
-        }
+        _read { yield storage.value.alsoIn }
+        _modify { yield &storage.value.alsoIn }
     }
     /// The item's copyright or licence statement as the feed gives it (Atom `rights`, `dc:rights`), plain text.
     public var rights: String? {
-        _read { yield storage.fields.rights }
-        _modify {
-            makeUnique()
-            yield &storage.fields.rights
-        }
+        _read { yield storage.value.rights }
+        _modify { yield &storage.value.rights }
     }
     /// The entry's Atom `contributor`s (its `author`s are the item's `authors`).
     public var contributors: [FeedItem.Author] {
-        _read { yield storage.fields.contributors }
-        _modify {
-            makeUnique()
-            yield &storage.fields.contributors
-        }
+        _read { yield storage.value.contributors }
+        _modify { yield &storage.value.contributors }
     }
     /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
     /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
     public var links: [Link] {
-        _read { yield storage.fields.links }
-        _modify {
-            makeUnique()
-            yield &storage.fields.links
-        }
+        _read { yield storage.value.links }
+        _modify { yield &storage.value.links }
     }
     /// Every category of the item as written, with its scheme (RSS `domain`, Atom and Media RSS `scheme`) and label,
     /// when one of them has either (``FeedItem/tags`` are the terms); empty otherwise.
     public var categories: [Category] {
-        _read { yield storage.fields.categories }
-        _modify {
-            makeUnique()
-            yield &storage.fields.categories
-        }
+        _read { yield storage.value.categories }
+        _modify { yield &storage.value.categories }
     }
     /// The page of the item's comments (RSS `comments`) and their feed (`wfw:commentRss`), resolved.
     public var comments: String? {
-        _read { yield storage.fields.comments }
-        _modify {
-            makeUnique()
-            yield &storage.fields.comments
-        }
+        _read { yield storage.value.comments }
+        _modify { yield &storage.value.comments }
     }
     public var commentsFeed: String? {
-        _read { yield storage.fields.commentsFeed }
-        _modify {
-            makeUnique()
-            yield &storage.fields.commentsFeed
-        }
+        _read { yield storage.value.commentsFeed }
+        _modify { yield &storage.value.commentsFeed }
     }
     /// A podcast episode's iTunes `block` and `explicit`, as written (`_tributary.itunes_block`,
     /// `_tributary.itunes_explicit`, the names the feed header uses).
     public var itunes: ITunes {
-        _read { yield storage.fields.itunes }
-        _modify {
-            makeUnique()
-            yield &storage.fields.itunes
-        }
+        _read { yield storage.value.itunes }
+        _modify { yield &storage.value.itunes }
     }
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
     public var `where`: JSONValue? {
-        _read { yield storage.fields.`where` }
-        _modify {
-            makeUnique()
-            yield &storage.fields.`where`
-        }
+        _read { yield storage.value.`where` }
+        _modify { yield &storage.value.`where` }
     }
     /// What few items carry: Dublin Core's and Creative Commons' facts, Podlove chapters, an episode's duration and
     /// subtitle as written. Boxed behind one reference, so that the many items without any of it copy one empty
     /// reference on their way from the parser to the writer rather than a hundred bytes of empty fields; read and
     /// set through ``details`` or the properties below.
     private var boxedDetails: DetailsBox? {
-        _read { yield storage.fields.boxedDetails }
-        _modify {
-            makeUnique()
-            yield &storage.fields.boxedDetails
-        }
+        _read { yield storage.value.boxedDetails }
+        _modify { yield &storage.value.boxedDetails }
     }
 
     /// The fields of ``details``.
@@ -450,7 +480,7 @@ public struct TributaryExtension: Hashable, Sendable {
         where: JSONValue? = nil,
         details: Details? = nil
     ) {
-        storage = Storage(
+        storage = CopyOnWrite(
             Fields(
                 source: source,
                 origin: origin,

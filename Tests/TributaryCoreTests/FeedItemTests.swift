@@ -134,6 +134,56 @@ import TributaryCore
         #expect(Set([twin, original, copy]).count == 2)
     }
 
+    /// `FeedItem` keeps its fields behind one shared reference too (``CopyOnWrite``): a copy handed to another
+    /// task or stage and then changed must leave the original as it was, across threads as well.
+    @Test func anItemsCopiesChangeIndependently() async {
+        let original = FeedItem(
+            id: "a",
+            url: "https://example.org/a",
+            title: "Title",
+            tags: ["one"],
+            tributary: TributaryExtension(source: "wire", alsoIn: [])
+        )
+        var copy = original
+        #expect(copy == original)
+        copy.title = "Changed"
+        copy.tags.append("two")
+        copy.tributary?.alsoIn.append(.init(source: "other", id: "1"))
+        copy.extensions["_x"] = .string("y")
+        #expect(original.title == "Title")
+        #expect(original.tags == ["one"])
+        #expect(original.tributary?.alsoIn.isEmpty == true)
+        #expect(original.extensions.isEmpty)
+        #expect(copy.tags == ["one", "two"])
+        #expect(copy != original)
+
+        // Changed on other threads at once, each copy stays its own.
+        let changed = await withTaskGroup(of: FeedItem.self) { group in
+            for index in 0..<32 {
+                group.addTask {
+                    var mine = original
+                    mine.tags.append("tag \(index)")
+                    return mine
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(changed.map(\.tags)).count == 32)
+        #expect(original.tags == ["one"])
+
+        // Equal and equally hashed when built apart with the same fields.
+        let twin = FeedItem(
+            id: "a",
+            url: "https://example.org/a",
+            title: "Title",
+            tags: ["one"],
+            tributary: TributaryExtension(source: "wire", alsoIn: [])
+        )
+        #expect(twin == original)
+        #expect(twin.hashValue == original.hashValue)
+        #expect(Set([twin, original, copy]).count == 2)
+    }
+
     @Test func removeUnsafeURLsLeavesOutEachUnsafeURLNamesItAndLeavesCopiesAlone() {
         let bad = "javascript:alert(1)"
         let good = "https://example.org/ok"

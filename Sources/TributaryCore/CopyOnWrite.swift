@@ -1,0 +1,41 @@
+/// A value behind one reference that its copies share until one of them changes (copy on write, as `Array`
+/// does). For the large structs that travel through a run, the item and its extension: copying one costs one
+/// retain instead of one for each of its strings and arrays, and an item is handed on many times between the
+/// parser, the pipeline, the store and the digest.
+///
+/// The box is only ever changed through ``value``'s `_modify`, after making it unique, so sharing it between
+/// threads is safe although it holds a `var`.
+struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
+    private final class Box {
+        var value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+    }
+
+    private var box: Box
+
+    init(_ value: Value) {
+        box = Box(value)
+    }
+
+    /// The value; changing it first gives this copy a box of its own when another copy shares it.
+    var value: Value {
+        _read { yield box.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
+            yield &box.value
+        }
+    }
+
+    /// Whether both share one box, hence hold the same value without comparing it.
+    func sharesBox(with other: CopyOnWrite<Value>) -> Bool {
+        box === other.box
+    }
+}
+
+extension CopyOnWrite: CustomReflectable {
+    /// The value's fields, not the box: what a test's failure message and `dump` show of an item.
+    var customMirror: Mirror { Mirror(reflecting: value) }
+}
