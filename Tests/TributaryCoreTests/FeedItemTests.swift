@@ -137,13 +137,16 @@ import TributaryCore
     /// `FeedItem` keeps its fields behind one shared reference too (``CopyOnWrite``): a copy handed to another
     /// task or stage and then changed must leave the original as it was, across threads as well.
     @Test func anItemsCopiesChangeIndependently() async {
-        let original = FeedItem(
-            id: "a",
-            url: "https://example.org/a",
-            title: "Title",
-            tags: ["one"],
-            tributary: TributaryExtension(source: "wire", alsoIn: [])
-        )
+        func sample() -> FeedItem {
+            FeedItem(
+                id: "a",
+                url: "https://example.org/a",
+                title: "Title",
+                tags: ["one"],
+                tributary: TributaryExtension(source: "wire", alsoIn: [])
+            )
+        }
+        let original = sample()
         var copy = original
         #expect(copy == original)
         copy.title = "Changed"
@@ -172,13 +175,7 @@ import TributaryCore
         #expect(original.tags == ["one"])
 
         // Equal and equally hashed when built apart with the same fields.
-        let twin = FeedItem(
-            id: "a",
-            url: "https://example.org/a",
-            title: "Title",
-            tags: ["one"],
-            tributary: TributaryExtension(source: "wire", alsoIn: [])
-        )
+        let twin = sample()
         #expect(twin == original)
         #expect(twin.hashValue == original.hashValue)
         #expect(Set([twin, original, copy]).count == 2)
