@@ -29,9 +29,17 @@ struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Whether both share one box, hence hold the same value without comparing it.
-    func sharesBox(with other: CopyOnWrite<Value>) -> Bool {
-        box === other.box
+    /// Copies that share one box hold the same value: they are equal without comparing it.
+    static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool where Value: Equatable {
+        lhs.box === rhs.box || lhs.box.value == rhs.box.value
+    }
+}
+
+extension CopyOnWrite: Equatable where Value: Equatable {}
+
+extension CopyOnWrite: Hashable where Value: Hashable {
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
     }
 }
 

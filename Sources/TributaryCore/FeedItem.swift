@@ -34,14 +34,6 @@ public struct FeedItem: Hashable, Sendable {
         var extensions: [String: JSONValue] = [:]
     }
 
-    public static func == (lhs: FeedItem, rhs: FeedItem) -> Bool {
-        lhs.storage.sharesBox(with: rhs.storage) || lhs.storage.value == rhs.storage.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.value)
-    }
-
     /// The item's unique, stable id: non-empty, the same across runs for the same item.
     public var id: String {
         _read { yield storage.value.id }
@@ -248,14 +240,6 @@ public struct TributaryExtension: Hashable, Sendable {
         var itunes: ITunes = ITunes()
         var `where`: JSONValue? = nil
         var boxedDetails: DetailsBox? = nil
-    }
-
-    public static func == (lhs: TributaryExtension, rhs: TributaryExtension) -> Bool {
-        lhs.storage.sharesBox(with: rhs.storage) || lhs.storage.value == rhs.storage.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.value)
     }
 
     /// The id of the source that emitted the item.
