@@ -28,6 +28,9 @@ actor ProgressReporter: RunProgress {
         self.write = write
     }
 
+    /// Sources' outcomes and warnings only: a run's items are not shown while it runs.
+    nonisolated var wantsItems: Bool { false }
+
     func begin(sources: [(id: SourceID, title: String?)]) {
         order = sources.map(\.id)
         for source in sources {

@@ -2,6 +2,7 @@ import Foundation
 import JSONFileAdapter
 import Logging
 import Renderers
+import Synchronization
 import TestSupport
 import Testing
 import TributaryCore
@@ -47,7 +48,8 @@ import TributaryCore
             _ place: StoreUnderTest,
             at date: Date,
             sinceLast: Bool = false,
-            holdsItems: Bool = false
+            holdsItems: Bool = false,
+            progress: any RunProgress = SilentRunProgress()
         ) async throws -> DrawnRun {
             let configuration = try ConfigurationLoader.load(
                 contentsOf: directory.appendingPathComponent("feeds.json"),
@@ -65,7 +67,7 @@ import TributaryCore
             let store = try await place.open(runLockTimeout: .seconds(5))
             do {
                 var drawn: (Digest, [OutputFormat: String])?
-                let outcome = try await run.run(store: store) { outcome in
+                let outcome = try await run.run(store: store, progress: progress) { outcome in
                     var streamed: [OutputFormat: String] = [:]
                     for renderer in [MarkdownRenderer(), TextRenderer(width: 60), JSONFeedRenderer(), HTMLRenderer()]
                         as [any StreamingRenderer]
@@ -128,6 +130,46 @@ import TributaryCore
             #expect(drawn.streamed[type(of: renderer).format] == whole)
             #expect(held.streamed[type(of: renderer).format] == whole)
         }
+    }
+
+    /// Records the events of a run.
+    final class RecordingProgress: RunProgress {
+        let wantsItems: Bool
+        private let recorded = Mutex<[PipelineEvent]>([])
+        var events: [PipelineEvent] { recorded.withLock { $0 } }
+        init(wantsItems: Bool) { self.wantsItems = wantsItems }
+        func begin(sources: [(id: SourceID, title: String?)]) async {}
+        func handle(_ event: PipelineEvent) async { recorded.withLock { $0.append(event) } }
+        func end() async {}
+    }
+
+    /// A progress that shows only statuses (as `digest`'s lines do) gets no events of items, and the run ends with
+    /// the same digest as one whose progress wants them, which gets every item.
+    @Test(arguments: StoreKind.available)
+    func aProgressThatWantsNoItemsGetsNoneAndTheSameDigest(_ kind: StoreKind) async throws {
+        let feeds = try Feeds()
+        defer { feeds.remove() }
+        try feeds.write(["a", "b", "c"])
+        let watching = RecordingProgress(wantsItems: true)
+        let statusOnly = RecordingProgress(wantsItems: false)
+        let withItems = try await StoreUnderTest.with(kind) {
+            try await feeds.run($0, at: Self.t0, progress: watching)
+        }
+        let withoutItems = try await StoreUnderTest.with(kind) {
+            try await feeds.run($0, at: Self.t0, progress: statusOnly)
+        }
+        func items(_ events: [PipelineEvent]) -> [String] {
+            events.flatMap { event -> [String] in
+                if case .itemsAdded(let items) = event { return items.map(\.id) }
+                return []
+            }
+        }
+        #expect(items(watching.events).sorted() == ["a", "b", "c"])
+        #expect(items(statusOnly.events).isEmpty)
+        #expect(statusOnly.events.contains { if case .sourceStatusChanged = $0 { true } else { false } })
+        #expect(withoutItems.digest == withItems.digest)
+        #expect(withoutItems.streamed == withItems.streamed)
+        #expect(SilentRunProgress().wantsItems == false)
     }
 
     @Test(arguments: StoreKind.available)

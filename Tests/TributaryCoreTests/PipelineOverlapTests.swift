@@ -58,7 +58,12 @@ import Testing
     /// update within the run, a copy that joins an item's `also_in` while the item's save is on its way, a cap over
     /// undated items seen in an earlier run, a filter, a dropped relative URL, a checkpoint and a source that did
     /// not change.
-    func run(overlapping: Bool, holdsItems: Bool, slowStore: Bool = false) async throws -> Outcome {
+    func run(
+        overlapping: Bool,
+        holdsItems: Bool,
+        slowStore: Bool = false,
+        publishesItems: Bool = true
+    ) async throws -> Outcome {
         let memory = InMemoryItemStore()
         let store: any ItemStore =
             slowStore
@@ -140,6 +145,7 @@ import Testing
         var settings = fixedSettings()
         settings.overlapsSaves = overlapping
         settings.holdsItems = holdsItems
+        settings.publishesItems = publishesItems
         let log = EventRecorder()
         let result = try await Pipeline(sources: sources, settings: settings, store: store)
             .run(onEvent: { log.record($0) })
@@ -194,6 +200,40 @@ import Testing
         #expect(waiting.events.contains { if case .warning = $0 { true } else { false } })
         #expect(waiting.outlines.first { $0.id == "b-1" }?.alsoIn.map(\.id) == ["d-1"])
         #expect(waiting.stored.contains { $0.item.id == "b-1" && $0.item.title == "Changed title" })
+    }
+
+    /// A run whose listener wants no items (``PipelineSettings/publishesItems`` `false`, as `digest`'s progress
+    /// lines) ends where a run that publishes them ends, and publishes the same statuses and warnings in the same
+    /// order: only the events that carry items are left out.
+    @Test(arguments: [true, false], [false, true])
+    func aRunThatPublishesNoItemsEndsWhereOneThatDoesEnds(holdsItems: Bool, slowStore: Bool) async throws {
+        let publishing = try await run(overlapping: false, holdsItems: holdsItems)
+        let silent = try await run(
+            overlapping: true,
+            holdsItems: holdsItems,
+            slowStore: slowStore,
+            publishesItems: false
+        )
+        #expect(silent.outlines == publishing.outlines)
+        #expect(silent.items == publishing.items)
+        #expect(silent.statuses == publishing.statuses)
+        #expect(silent.stored == publishing.stored)
+        func carriesItems(_ event: PipelineEvent) -> Bool {
+            switch event {
+            case .itemsAdded, .itemsUpdated, .itemsRemoved: true
+            case .sourceStatusChanged, .warning: false
+            }
+        }
+        #expect(!silent.events.contains(where: carriesItems))
+        #expect(silent.events == publishing.events.filter { !carriesItems($0) })
+        // The scenario publishes items of every kind, so leaving them out is seen.
+        #expect(publishing.events.contains { if case .itemsAdded = $0 { true } else { false } })
+        #expect(publishing.events.contains { if case .itemsUpdated = $0 { true } else { false } })
+        #expect(publishing.events.contains { if case .itemsRemoved = $0 { true } else { false } })
+        if holdsItems {
+            // Held items carry the first-seen times the store gave them, whether or not events carry items.
+            #expect(silent.items.allSatisfy { $0.tributary?.firstSeen != nil })
+        }
     }
 
     /// A source's checkpoint is saved after the items it sent before it, without the router waiting for those saves:

@@ -398,11 +398,13 @@ struct PipelineRouter {
     private func events(of notice: Notice, saved: [Key: FeedItem]) -> [PipelineEvent] {
         func item(_ key: Key) -> FeedItem? { saved[key] ?? held[key] ?? entry(of: key)?.outline.placeholder }
         var events: [PipelineEvent] = []
-        let added = notice.added.compactMap(item)
-        let updated = notice.updated.compactMap(item)
-        if !added.isEmpty { events.append(.itemsAdded(added)) }
-        if !updated.isEmpty { events.append(.itemsUpdated(updated)) }
-        if !notice.removed.isEmpty { events.append(.itemsRemoved(notice.removed)) }
+        if settings.publishesItems {
+            let added = notice.added.compactMap(item)
+            let updated = notice.updated.compactMap(item)
+            if !added.isEmpty { events.append(.itemsAdded(added)) }
+            if !updated.isEmpty { events.append(.itemsUpdated(updated)) }
+            if !notice.removed.isEmpty { events.append(.itemsRemoved(notice.removed)) }
+        }
         for status in notice.statuses { events.append(.sourceStatusChanged(status)) }
         return events
     }
@@ -650,21 +652,27 @@ struct PipelineRouter {
     /// Takes what the store says of saved items: their first-seen times (an item an earlier run saw keeps its
     /// own). Only that: the run's own state of an item may be newer than what was saved (a later batch added to
     /// its `also_in`).
-    /// - Returns: the saved items by key, as the store saved them.
+    /// - Returns: the saved items by key, as the store saved them; none when the run's events carry no items and
+    ///   the run does not hold them (``PipelineSettings/publishesItems``, ``PipelineSettings/holdsItems``).
     private mutating func take(_ saved: [(SourceID, StoreChanges)]) -> [Key: FeedItem] {
+        let wantsItems = settings.publishesItems || settings.holdsItems
         var items: [Key: FeedItem] = [:]
         for (sourceID, changes) in saved {
-            for stored in changes.all {
-                let key = Key(source: sourceID, id: stored.item.id)
-                items[key] = stored.item
-                guard var entry = entry(of: key) else { continue }
-                entry.outline.firstSeen = stored.firstSeen
-                entry.firstSeen = stored.firstSeen
-                setEntry(entry, for: key)
-                // An item read back from the store is held until its batch is published.
-                held[key] =
-                    held[key].map { StoredItem.stamped($0, firstSeen: stored.firstSeen) }
-                    ?? entry.outline.completing(stored.item)
+            for part in [changes.inserted, changes.updated, changes.unchanged] {
+                for stored in part {
+                    let key = Key(source: sourceID, id: stored.item.id)
+                    if settings.publishesItems { items[key] = stored.item }
+                    guard var entry = entry(of: key) else { continue }
+                    entry.outline.firstSeen = stored.firstSeen
+                    entry.firstSeen = stored.firstSeen
+                    setEntry(entry, for: key)
+                    // An item read back from the store is held until its batch is published.
+                    if wantsItems {
+                        held[key] =
+                            held[key].map { StoredItem.stamped($0, firstSeen: stored.firstSeen) }
+                            ?? entry.outline.completing(stored.item)
+                    }
+                }
             }
         }
         return items
@@ -841,6 +849,13 @@ private struct KeptItems {
             if let entry { places.append((entry.position, Int32(slot))) }
         }
         places.sort { $0.position < $1.position }
-        return places.compactMap { slots[Int($0.slot)]?.outline }
+        // Sized once: grown step by step, the last step held the old and the new buffer (10 MiB at 50,000 items)
+        // beside the entries, the run's peak.
+        var outlines: [ItemOutline] = []
+        outlines.reserveCapacity(places.count)
+        for place in places {
+            if let outline = slots[Int(place.slot)]?.outline { outlines.append(outline) }
+        }
+        return outlines
     }
 }

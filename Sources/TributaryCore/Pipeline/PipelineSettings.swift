@@ -25,6 +25,11 @@ public struct PipelineSettings: Sendable {
     /// when a later batch comes or the run ends: for one-shot runs (``AggregationRun``), not for `watch`, whose
     /// events must show as they happen. Off by default.
     public var overlapsSaves: Bool = false
+    /// Whether the run's events carry its items (``PipelineEvent/itemsAdded(_:)``, `itemsUpdated`, `itemsRemoved`).
+    /// `false` for a run whose listener shows only statuses and warnings (the progress lines of `digest`): the
+    /// router then neither takes the saved items back from the store's answer nor builds events of them, work a
+    /// 1,000-feed run did 50,000 times for nobody. `true` by default.
+    public var publishesItems: Bool = true
     /// The most sources a one-shot run has going at once; the others wait for a turn, which is not charged to their
     /// timeout. Each running source holds its response, its parser and a batch of items, so this bounds a run's
     /// memory whatever the number of feeds. `nil` (the default) runs every source at once, as `watch` needs for

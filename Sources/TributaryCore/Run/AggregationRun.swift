@@ -9,11 +9,20 @@ public protocol RunProgress: Sendable {
     func handle(_ event: PipelineEvent) async
     /// The pipeline has finished.
     func end() async
+    /// Whether it wants the events that carry items (``PipelineEvent/itemsAdded(_:)`` and the like) rather than
+    /// only statuses and warnings: `false` spares the run building them (``PipelineSettings/publishesItems``).
+    /// `true` unless a progress says otherwise.
+    var wantsItems: Bool { get }
+}
+
+extension RunProgress {
+    public var wantsItems: Bool { true }
 }
 
 /// Progress nobody watches.
 public struct SilentRunProgress: RunProgress {
     public init() {}
+    public var wantsItems: Bool { false }
     public func begin(sources: [(id: SourceID, title: String?)]) async {}
     public func handle(_ event: PipelineEvent) async {}
     public func end() async {}
@@ -207,6 +216,7 @@ public struct AggregationRun: Sendable {
         settings.holdsItems = holdsItems
         settings.maxConcurrentSources = PipelineSettings.defaultMaxConcurrentSources
         settings.overlapsSaves = true
+        settings.publishesItems = progress.wantsItems
         let pipeline = Pipeline(sources: sources, settings: settings, store: store, logger: logger)
         await progress.begin(sources: sources.map { ($0.source.id, $0.title) })
         let result = try await pipeline.run { event in await progress.handle(event) }
