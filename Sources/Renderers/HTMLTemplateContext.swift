@@ -61,7 +61,7 @@ enum HTMLTemplateContext {
 
     /// The value of an item (an element of a day's `entries`).
     static func entry(for entry: Digest.Entry, digestLanguage: String) -> TemplateData {
-        var values: [String: TemplateData] = [
+        var values: TemplateObject = [
             "id": text(entry.item.id),
             "title": text(entry.title),
             "isNew": .flag(entry.isNew),
@@ -78,7 +78,6 @@ enum HTMLTemplateContext {
             "dateISO": .flag(false),
             "language": .flag(false),
         ]
-        values.reserveCapacity(20)
         link(entry.url, into: &values)
         if let timeText = entry.timeText, let dateISO = entry.dateISO {
             values["time"] = text(timeText)
@@ -199,7 +198,7 @@ enum HTMLTemplateContext {
     }
 
     private static func related(for related: TributaryExtension.RelatedLink) -> TemplateData {
-        var values: [String: TemplateData] = ["title": text(related.title), "publisher": optional(related.publisher)]
+        var values: TemplateObject = ["title": text(related.title), "publisher": optional(related.publisher)]
         link(related.url, into: &values)
         return .object(values)
     }
@@ -222,7 +221,7 @@ enum HTMLTemplateContext {
     }
 
     /// Sets `href` when the URL may be linked, else `unlinkedURL` (shown as text), each `false` when unset.
-    private static func link(_ url: String?, into values: inout [String: TemplateData]) {
+    private static func link(_ url: String?, into values: inout TemplateObject) {
         values["href"] = .flag(false)
         values["unlinkedURL"] = .flag(false)
         guard let url else { return }

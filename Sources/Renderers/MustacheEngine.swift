@@ -9,7 +9,7 @@ enum TemplateData: Sendable, Equatable {
     case flag(Bool)
     case number(Int)
     case list([TemplateData])
-    case object([String: TemplateData])
+    case object(TemplateObject)
     /// Where a list's element is: what `{{#first()}}`, `{{index()}}`, `even()`, `odd()` and `last()` read.
     case position(first: Bool, last: Bool, index: Int)
 }
@@ -30,7 +30,7 @@ struct MustacheEngine: Sendable {
     /// A tag's name: `a.b`, `.`, `.a` (the current object only) or `` with transforms (the list position), and the
     /// transforms around it, outermost first (`uppercased(reversed(title))` is `["uppercased", "reversed"]`).
     struct Name: Sendable, Equatable {
-        var path: [String]
+        var path: [TemplateKey]
         var current: Bool
         var transforms: [String]
     }
@@ -104,7 +104,7 @@ struct MustacheEngine: Sendable {
         }
         visit(nodes)
         guard entriesNamed == 1, !listsMembers else { return nil }
-        func plain(_ name: Name, _ key: String) -> Bool {
+        func plain(_ name: Name, _ key: TemplateKey) -> Bool {
             name.path == [key] && !name.current && name.transforms.isEmpty
         }
         for (dayIndex, node) in nodes.enumerated() {
@@ -232,7 +232,7 @@ struct MustacheEngine: Sendable {
         return found
     }
 
-    private static func child(_ key: String, of value: TemplateData) -> TemplateData? {
+    private static func child(_ key: TemplateKey, of value: TemplateData) -> TemplateData? {
         guard case .object(let values) = value else { return nil }
         return values[key]
     }
@@ -271,8 +271,8 @@ struct MustacheEngine: Sendable {
             case "count": return .number(values.count)
             case "empty": return .flag(values.isEmpty)
             case "enumerated", "sorted":
-                let pairs = transform == "sorted" ? values.sorted { $0.key < $1.key } : Array(values)
-                return .list(pairs.map { .object(["key": .text($0.key), "value": $0.value]) })
+                let pairs = transform == "sorted" ? values.members.sorted { $0.key < $1.key } : values.members
+                return .list(pairs.map { .object(["key": .text($0.key.name), "value": $0.value]) })
             default: return nil
             }
         case .number(let number):
@@ -417,7 +417,7 @@ struct MustacheEngine: Sendable {
             let name = String(rest)
             if name == "." { return Name(path: [], current: true, transforms: transforms) }
             return Name(
-                path: name.split(separator: ".").map(String.init),
+                path: name.split(separator: ".").map { TemplateKey(String($0)) },
                 current: name.first == ".",
                 transforms: transforms
             )

@@ -8,7 +8,8 @@ import TributaryCore
 extension TemplateData {
     /// The object's values, `nil` for anything else.
     var objectValue: [String: TemplateData]? {
-        if case .object(let values) = self { values } else { nil }
+        guard case .object(let object) = self else { return nil }
+        return Dictionary(uniqueKeysWithValues: object.members.map { ($0.key.name, $0.value) })
     }
 
     /// The values of a list of objects, `nil` for anything else.
@@ -24,7 +25,8 @@ extension TemplateData {
         case .text(let text): text
         case .flag(let flag): flag
         case .number(let number): number
-        case .object(let values): values.mapValues(\.swiftMustacheValue)
+        case .object(let object):
+            Dictionary(uniqueKeysWithValues: object.members.map { ($0.key.name, $0.value.swiftMustacheValue) })
         case .position: false
         case .list(let elements):
             elements.allSatisfy({ if case .text = $0 { true } else { false } })

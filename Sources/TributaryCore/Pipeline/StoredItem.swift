@@ -22,10 +22,16 @@ public struct StoredItem: Sendable, Equatable {
 
 extension StoredItem {
     /// The item with `_tributary.first_seen` set to the exact stored time, as every store hands items back.
-    public static func stamped(_ item: FeedItem, firstSeen: Date) -> FeedItem {
+    ///
+    /// The item is taken over: an item its caller no longer needs (one just decoded) is stamped in place rather
+    /// than copied, field by field, first.
+    public static func stamped(_ item: consuming FeedItem, firstSeen: Date) -> FeedItem {
         var stamped = item
-        stamped.tributary = stamped.tributary ?? TributaryExtension()
-        stamped.tributary?.firstSeen = firstSeen
+        if stamped.tributary == nil {
+            stamped.tributary = TributaryExtension(firstSeen: firstSeen)
+        } else {
+            stamped.tributary?.firstSeen = firstSeen
+        }
         return stamped
     }
 
