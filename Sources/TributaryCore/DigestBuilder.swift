@@ -164,8 +164,10 @@ public struct DigestBuilder: Sendable {
         outline: (Element) -> ItemOutline,
         formats: DateFormats
     ) -> [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])] {
-        var dayOrder: [String] = []
-        var byDay: [String: (heading: String, outlines: [ItemOutline], elements: [Element])] = [:]
+        var days: [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])] = []
+        var dayIndexes: [String: Int] = [:]
+        // Items come in digest order, so the next one is most often of the day before it: no lookup then.
+        var last: (id: String, index: Int)?
         for element in elements {
             let item = outline(element)
             let ownDate = item.datePublished ?? item.dateModified
@@ -174,17 +176,22 @@ public struct DigestBuilder: Sendable {
                     ownDate ?? item.firstSeen ?? generatedAt
                 }
             let dayID = formats.dayID(dayDate)
-            if byDay[dayID] == nil {
-                dayOrder.append(dayID)
-                byDay[dayID] = (formats.heading(dayDate), [], [])
+            let index: Int
+            if let last, last.id == dayID {
+                index = last.index
+            } else if let known = dayIndexes[dayID] {
+                index = known
+            } else {
+                index = days.count
+                dayIndexes[dayID] = index
+                days.append((dayID, formats.heading(dayDate), [], []))
             }
-            byDay[dayID]?.outlines.append(item)
-            byDay[dayID]?.elements.append(element)
+            last = (dayID, index)
+            days[index].outlines.append(item)
+            days[index].elements.append(element)
         }
         // `YYYY-MM-DD` sorts like the days it names (for four-digit years).
-        return dayOrder.sorted(by: >).compactMap { dayID in
-            byDay[dayID].map { (dayID, $0.heading, $0.outlines, $0.elements) }
-        }
+        return days.sorted { $0.id > $1.id }
     }
 
     private func outline<Element>(
