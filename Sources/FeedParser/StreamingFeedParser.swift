@@ -133,7 +133,7 @@ public final class StreamingFeedParser {
         }
         guard handler.rootSeen else { throw notAFeed() }
         handler.finishDocument()
-        return drain()
+        return drain(keepingCapacity: false)
     }
 
     /// Returns the warnings collected since the last call (recovered XML errors, truncated text, encoding
@@ -368,12 +368,13 @@ public final class StreamingFeedParser {
         return FeedParseError(.notAFeed("no XML root element was found"))
     }
 
-    /// Hands over the completed items, leaving an empty array: emptied with its capacity kept, the array the caller
-    /// now shares made a second buffer as large (all of a feed's items) that each parser then held to its end,
-    /// 4 MiB over the 64 feeds a run has going at once.
-    private func drain() -> [PendingFeedItem] {
+    /// Hands over the completed items. While the document goes on, the array left behind keeps their capacity:
+    /// grown again from nothing for each chunk, it copied its large elements at every step. At the end nothing is
+    /// left behind, not even that capacity (a buffer as large as all of a feed's items, held as long as the parser).
+    private func drain(keepingCapacity: Bool = true) -> [PendingFeedItem] {
         let items = handler.completed
         handler.completed = []
+        if keepingCapacity { handler.completed.reserveCapacity(items.count) }
         return items
     }
 
