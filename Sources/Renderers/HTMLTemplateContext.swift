@@ -77,6 +77,9 @@ enum HTMLTemplateContext {
             "time": .flag(false),
             "dateISO": .flag(false),
             "language": .flag(false),
+            // Set by `link`; named here so that the literal holds every value and setting them adds none.
+            "href": .flag(false),
+            "unlinkedURL": .flag(false),
         ]
         link(entry.url, into: &values)
         if let timeText = entry.timeText, let dateISO = entry.dateISO {

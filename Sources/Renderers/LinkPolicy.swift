@@ -14,8 +14,9 @@ enum LinkPolicy {
     /// The URL made safe to write, or `nil` when it must not be a link.
     static func linkable(_ url: String) -> String? {
         // The usual case, an http(s) or mailto URL of printable ASCII with nothing to encode, is returned as it is.
+        var contiguous = url
         if URLBytes.hasWebScheme(url) || URLBytes.hasPrefix(url, "mailto:"),
-            url.utf8.allSatisfy({ URLBytes.isURLByte($0) && !URLBytes.isBracket($0) })
+            contiguous.withUTF8({ bytes in bytes.allSatisfy { URLBytes.isURLByte($0) && !URLBytes.isBracket($0) } })
         {
             return url
         }

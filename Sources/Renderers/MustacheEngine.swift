@@ -271,8 +271,8 @@ struct MustacheEngine: Sendable {
             case "count": return .number(values.count)
             case "empty": return .flag(values.isEmpty)
             case "enumerated", "sorted":
-                let pairs = transform == "sorted" ? values.members.sorted { $0.key < $1.key } : values.members
-                return .list(pairs.map { .object(["key": .text($0.key.name), "value": $0.value]) })
+                let pairs = transform == "sorted" ? values.members.sorted { $0.0 < $1.0 } : values.members
+                return .list(pairs.map { .object(["key": .text($0.0.name), "value": $0.1]) })
             default: return nil
             }
         case .number(let number):

@@ -9,7 +9,7 @@ extension TemplateData {
     /// The object's values, `nil` for anything else.
     var objectValue: [String: TemplateData]? {
         guard case .object(let object) = self else { return nil }
-        return Dictionary(uniqueKeysWithValues: object.members.map { ($0.key.name, $0.value) })
+        return Dictionary(uniqueKeysWithValues: object.members.map { ($0.0.name, $0.1) })
     }
 
     /// The values of a list of objects, `nil` for anything else.
@@ -26,7 +26,7 @@ extension TemplateData {
         case .flag(let flag): flag
         case .number(let number): number
         case .object(let object):
-            Dictionary(uniqueKeysWithValues: object.members.map { ($0.key.name, $0.value.swiftMustacheValue) })
+            Dictionary(uniqueKeysWithValues: object.members.map { ($0.0.name, $0.1.swiftMustacheValue) })
         case .position: false
         case .list(let elements):
             elements.allSatisfy({ if case .text = $0 { true } else { false } })

@@ -14,7 +14,7 @@ import Testing
         #expect(object.count == 3)
         object["title"] = nil
         #expect(object["title"] == nil)
-        #expect(object.members.map(\.key.name) == ["href", "count"])
+        #expect(object.members.map(\.0.name) == ["href", "count"])
         // A name is the whole name: neither a prefix nor a longer name finds it.
         #expect(object["coun"] == nil && object["counts"] == nil)
     }
