@@ -349,7 +349,8 @@ extension DigestBuilder {
     /// the last space when there is one in the second half of the allowance, otherwise in the middle of a word
     /// (text in Japanese or Chinese has no spaces to cut at). Text that fits is returned unchanged.
     public static func shortened(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
+        // No more bytes than the limit means no more characters: most excerpts fit without counting them.
+        guard text.utf8.count > limit, text.count > limit else { return text }
         guard limit > 1 else { return "…" }
         var kept = text.prefix(limit - 1)
         if let space = kept.lastIndex(of: " "), kept.distance(from: kept.startIndex, to: space) >= (limit - 1) / 2 {

@@ -120,20 +120,24 @@ public struct Normaliser: Sendable {
     /// by two hex digits): the usual case, returned by ``absoluteURL(_:base:)`` without parsing.
     static func isPlainWebURL(_ text: String) -> Bool {
         guard URLBytes.hasWebScheme(text) else { return false }
-        var percentDigits = 0
-        for byte in text.utf8 {
-            if percentDigits > 0 {
-                guard isHexDigit(byte) else { return false }
-                percentDigits -= 1
-                continue
+        var text = text
+        // Over the contiguous bytes: iterating the UTF-8 view cost three times as much, for every link of every item.
+        return text.withUTF8 { bytes in
+            var percentDigits = 0
+            for byte in bytes {
+                if percentDigits > 0 {
+                    guard isHexDigit(byte) else { return false }
+                    percentDigits -= 1
+                    continue
+                }
+                if byte == UInt8(ascii: "%") {
+                    percentDigits = 2
+                } else if !URLBytes.isURLByte(byte) || URLBytes.isBracket(byte) {
+                    return false
+                }
             }
-            if byte == UInt8(ascii: "%") {
-                percentDigits = 2
-            } else if !URLBytes.isURLByte(byte) || URLBytes.isBracket(byte) {
-                return false
-            }
+            return percentDigits == 0
         }
-        return percentDigits == 0
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -358,14 +358,19 @@ public enum FeedText {
     private static func tagName(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
         var index = start
         if index < bytes.count, bytes[index] == 0x2F { index += 1 }
-        var name: [UInt8] = []
-        while index < bytes.count, name.count < 16 {
-            let lower = bytes[index] | 0x20
-            guard (lower >= 0x61 && lower <= 0x7A) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) else { break }
-            name.append(lower)
-            index += 1
+        // Lower-cased on the stack: a name of up to 15 bytes is then a small string, with no allocation (an array
+        // for each tag was most of the cost of a digest's excerpts).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { name in
+            var count = 0
+            while index < bytes.count, count < 16 {
+                let lower = bytes[index] | 0x20
+                guard (lower >= 0x61 && lower <= 0x7A) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) else { break }
+                name[count] = lower
+                count += 1
+                index += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: name[..<count]), as: UTF8.self)
         }
-        return String(decoding: name, as: UTF8.self)
     }
 
     private static func skipElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, name: String) -> Int {
