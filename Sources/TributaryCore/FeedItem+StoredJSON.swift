@@ -563,7 +563,7 @@ struct JSONBytesReader {
             index += 1
             return text
         }
-        // Escapes (the writer escapes every `/` as `\/`): the runs between them are copied whole.
+        // Escapes (the writer escapes `</` as `<\/`, so stored HTML holds many): the runs between them are copied whole.
         var output: [UInt8] = []
         output.reserveCapacity(index - start + 64)
         var run = start
