@@ -34,11 +34,27 @@ struct RawText: Sendable {
         /// feedparser reads it: left as it is, the server would get a parameter named `amp;id`.
         func resolve(_ reference: String) -> String {
             var reference = FeedSAXHandler.trimmed(reference)
-            if reference.utf8.contains(0x26), reference.contains("&amp;") {
+            if Self.holdsEscapedAmpersand(&reference) {
                 reference = reference.replacing("&amp;", with: "&")
             }
             if FeedSAXHandler.hasScheme(reference) { return reference }
             return base?.resolve(reference) ?? reference
+        }
+
+        /// Whether `text` holds `&amp;`, looked for in its contiguous bytes: through the UTF-8 view, the search for
+        /// a `&` alone was 5% of `parse` on a feed of long links (Google News').
+        private static func holdsEscapedAmpersand(_ text: inout String) -> Bool {
+            text.withUTF8 { bytes in
+                guard bytes.count >= 5 else { return false }
+                for index in 0...(bytes.count - 5) where bytes[index] == 0x26 {
+                    if bytes[index + 1] == 0x61, bytes[index + 2] == 0x6D, bytes[index + 3] == 0x70,
+                        bytes[index + 4] == 0x3B
+                    {
+                        return true
+                    }
+                }
+                return false
+            }
         }
     }
 
