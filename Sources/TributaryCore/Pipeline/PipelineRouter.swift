@@ -655,23 +655,21 @@ struct PipelineRouter {
     /// - Returns: the saved items by key, as the store saved them; none when the run's events carry no items and
     ///   the run does not hold them (``PipelineSettings/publishesItems``, ``PipelineSettings/holdsItems``).
     private mutating func take(_ saved: [(SourceID, StoreChanges)]) -> [Key: FeedItem] {
-        let wantsItems = settings.publishesItems || settings.holdsItems
+        let keepsTaken = settings.publishesItems || settings.holdsItems
         var items: [Key: FeedItem] = [:]
         for (sourceID, changes) in saved {
-            for part in [changes.inserted, changes.updated, changes.unchanged] {
-                for stored in part {
-                    let key = Key(source: sourceID, id: stored.item.id)
-                    if settings.publishesItems { items[key] = stored.item }
-                    guard var entry = entry(of: key) else { continue }
-                    entry.outline.firstSeen = stored.firstSeen
-                    entry.firstSeen = stored.firstSeen
-                    setEntry(entry, for: key)
-                    // An item read back from the store is held until its batch is published.
-                    if wantsItems {
-                        held[key] =
-                            held[key].map { StoredItem.stamped($0, firstSeen: stored.firstSeen) }
-                            ?? entry.outline.completing(stored.item)
-                    }
+            for stored in changes.all {
+                let key = Key(source: sourceID, id: stored.item.id)
+                if settings.publishesItems { items[key] = stored.item }
+                guard var entry = entry(of: key) else { continue }
+                entry.outline.firstSeen = stored.firstSeen
+                entry.firstSeen = stored.firstSeen
+                setEntry(entry, for: key)
+                // An item read back from the store is held until its batch is published.
+                if keepsTaken {
+                    held[key] =
+                        held[key].map { StoredItem.stamped($0, firstSeen: stored.firstSeen) }
+                        ?? entry.outline.completing(stored.item)
                 }
             }
         }
