@@ -284,11 +284,13 @@ enum FeedDate {
                     hours = value
                     minutes = 0
                 case 4:
+                    // Four digits are read as hours and minutes whatever their size, as feedparser reads them
+                    // (`+3000` is thirty hours ahead).
                     hours = value / 100
                     minutes = value % 100
                 default: return nil
                 }
-                guard hours < 24, minutes < 60 else { return nil }
+                guard digits == 4 || hours < 24 else { return nil }
                 offset = sign * (hours * 3600 + minutes * 60)
             } else if isLetter(byte) {
                 var word = UInt32(0)

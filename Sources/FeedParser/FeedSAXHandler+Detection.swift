@@ -89,10 +89,34 @@ extension FeedSAXHandler {
                 format = .rss10
                 stack[0].kind = .rdf
                 warn("the root element <\(name)> is not RDF's <rdf:RDF>; read as RSS 1.0 anyway")
-            } else {
+            } else if unreadRoot == nil {
+                // Not a feed's root: the document is searched for one inside it (an XHTML page around an Atom
+                // feed, as feedparser reads it). The root is taken off the stack, so that the feed's root element
+                // is read at the depth of a root.
                 let uri = namespace.map { " in namespace \(String(cString: $0))" } ?? ""
-                stop(FeedParseError(.notAFeed("the root element is <\(name)>\(uri)")))
+                unreadRoot = "<\(name)>\(uri)"
+                rootSeen = false
+                stack.removeAll()
+                languages.removeAll()
+                channelXMLLang = nil
+                channelBase = nil
             }
+        }
+        if rootSeen, let unreadRoot {
+            warn("the feed is inside another document (its root element is \(unreadRoot)); read the feed alone")
+        }
+    }
+
+    /// Whether an element is a feed's root: RSS's `<rss>`, RSS 1.0's `<rdf:RDF>` or Atom's `<feed>` (with its
+    /// namespace or without).
+    static func isFeedRoot(
+        _ kind: ElementKind,
+        _ localName: UnsafePointer<xmlChar>,
+        _ namespace: UnsafePointer<xmlChar>?
+    ) -> Bool {
+        switch kind {
+        case .rss, .rdf, .atomFeed: return true
+        default: return namespace == nil && xmlStrEqual(localName, "feed") != 0
         }
     }
 }

@@ -92,6 +92,10 @@ final class FeedSAXHandler {
     /// The encoding the document is read in (``EncodingSniffer/readName(forced:wide:prefix:)``).
     var documentEncoding: String?
     var rootSeen = false
+    /// The root element when it is no feed's (`<html>` in namespace ...), while the document is searched for a
+    /// feed inside it: its elements are passed over, not kept on the stack, until a feed's root element, which is
+    /// then read as the root.
+    var unreadRoot: String?
     /// The most recent libxml2 error message, for messages about input that could not be read at all.
     var lastError: (message: String, line: Int, column: Int)?
     /// The items closed since the parser last took them, not yet built (see ``PendingFeedItem``).
@@ -299,6 +303,7 @@ final class FeedSAXHandler {
         // A prefix the document never declared (`<itunes:summary>` without `xmlns:itunes`) is read as the module it
         // always names, as feedparser reads it.
         let kind = classify(localName, namespace ?? prefix.flatMap(Self.namespaceOfUndeclaredPrefix))
+        if depth == 0, unreadRoot != nil, rootSeen || !Self.isFeedRoot(kind, localName, namespace) { return }
         var baseCount = stack.last?.baseCount ?? 0
         // CDF names its base in the channel's `BASE` attribute.
         if attributeCount > 0,

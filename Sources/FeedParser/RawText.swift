@@ -71,7 +71,7 @@ struct RawText: Sendable {
         case .trimmed:
             return FeedText.trimmed(own)
         case .plainText(let markup):
-            // Plain text (titles, summaries, rights) is repaired and leaves without bidi overrides or C1 controls.
+            // Plain text (titles, summaries, rights) is repaired and leaves without bidi overrides.
             func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
                 FeedText.withoutFormatControls(FeedText.plainText(bytes, stripTags: markup, decodeEntities: markup))
             }

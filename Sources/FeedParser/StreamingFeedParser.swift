@@ -355,6 +355,9 @@ public final class StreamingFeedParser {
     }
 
     private func notAFeed() -> FeedParseError {
+        if let root = handler.unreadRoot {
+            return FeedParseError(.notAFeed("the root element is \(root)"))
+        }
         if looksLikeMarkup, let error = handler.lastError {
             return FeedParseError(.malformed(line: error.line, column: error.column, detail: error.message))
         }

@@ -89,7 +89,7 @@ struct HTMLWriter: TreeEmitter {
     }
 
     /// Appends `text` escaped, without control characters other than tab and line feed (a carriage return becomes
-    /// a line feed, a form feed a space; C1 controls become windows-1252's characters, or are dropped).
+    /// a line feed, a form feed a space; C1 controls become windows-1252's characters where it has them).
     static func escape(_ text: String, quotes: Bool, into bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { escape(utf8: $0, quotes: quotes, into: &bytes) }
@@ -124,10 +124,9 @@ struct HTMLWriter: TreeEmitter {
             case ..<0x20, 0x7F: continue
             case 0xC2 where index < utf8.count && utf8[index] < 0xA0:
                 // A C1 control (U+0080 to U+009F): what windows-1252 has there (`&#146;` is `’`, as HTML5 reads
-                // it), or nothing.
-                if let character = FeedText.windows1252Character(forC1: UInt32(utf8[index])) {
-                    FeedText.appendUTF8(character, to: &bytes)
-                }
+                // it); one of the five it leaves empty stays, as HTML5 and feedparser keep it (every output
+                // removes or escapes it).
+                FeedText.appendUTF8(FeedText.windows1252[Int(utf8[index] - 0x80)], to: &bytes)
                 index += 1
             default: bytes.append(byte)
             }

@@ -10,8 +10,8 @@ enum InputBounds {
     /// The most attributes in one tag; the input is cut at the tag that has more.
     static let attributeLimit = 128
 
-    /// `html` as UTF-8, at most `maximumBytes` long, cut at a character boundary, without NUL and control
-    /// characters other than tab and line feed, with carriage returns turned into line feeds (as HTML parsers do)
+    /// `html` as UTF-8, at most `maximumBytes` long, cut at a character boundary, without NUL, DEL and C0
+    /// control characters other than tab and line feed, with carriage returns turned into line feeds (as HTML parsers do)
     /// and form feeds into spaces, then cut again by ``cut(_:)``.
     static func prepare(_ html: String, maximumBytes: Int) -> [UInt8] {
         cut(clean(html, maximumBytes: maximumBytes))
@@ -60,7 +60,7 @@ enum InputBounds {
                 continue
             }
             if byte < 0x20, byte != 0x09, byte != 0x0A { continue }
-            if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0) { continue }
+            if byte == 0x7F { continue }
             guard bytes.count + length <= maximumBytes, index + length <= utf8.count else { break }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<index + length]))
         }
@@ -150,22 +150,15 @@ enum InputBounds {
 
     // MARK: - Private
 
-    /// Whether the byte at `index` of valid UTF-8 starts a character ``prepare(_:maximumBytes:)`` changes: a
-    /// control character other than tab and line feed (C0, DEL, C1).
-    private static func needsCleaning(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        let byte = utf8[index]
-        if byte < 0x20 { return byte != 0x09 && byte != 0x0A }
-        return byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] < 0xA0)
-    }
-
-    /// Whether any character of `utf8` needs cleaning: sixteen bytes at a time, the exact check only for the few
-    /// bytes that may start such a character.
+    /// Whether any byte of `utf8` is one ``prepare(_:maximumBytes:)`` changes: a C0 control other than tab and
+    /// line feed, or DEL (sixteen bytes at a time). C1 controls pass: ``HTMLWriter`` writes them as feedparser
+    /// reads them.
     private static func needsCleaning(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while index < utf8.count {
-            index = ByteScan.find(utf8, from: index, below: 0x20, (0x7F, 0xC2, 0, 0, 0, 0), count: 2)
+            index = ByteScan.find(utf8, from: index, below: 0x20, (0x7F, 0, 0, 0, 0, 0), count: 1)
             guard index < utf8.count else { break }
-            if needsCleaning(utf8, at: index) { return true }
+            if utf8[index] != 0x09, utf8[index] != 0x0A { return true }
             index += 1
         }
         return false

@@ -1,5 +1,6 @@
 /// Removes what a feed could use to take over a terminal or corrupt a document: ANSI/VT escape sequences (CSI, OSC,
-/// DCS and the like, in their 7-bit `ESC` and 8-bit C1 forms) and every other C0 and C1 control character.
+/// DCS and the like, in their 7-bit `ESC` and 8-bit C1 forms; the 8-bit DCS and OSC alone, see below) and every
+/// other C0 and C1 control character.
 /// Whitespace controls (tab, line feed, carriage return, vertical tab, form feed, NEL, and the Unicode line and
 /// paragraph separators) become spaces, so words on either side stay apart.
 enum ControlCharacters {
@@ -16,11 +17,14 @@ enum ControlCharacters {
                 index = endOfEscapeSequence(scalars, startingAt: index + 1)
             case 0x9B:
                 index = endOfControlSequence(scalars, startingAt: index + 1)
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+            case 0x98, 0x9E, 0x9F:
                 index = endOfControlString(scalars, startingAt: index + 1)
             case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029:
                 result.append(" ")
                 index += 1
+            // U+0090 (DCS) and U+009D (OSC) go alone, never with the text after them: they are two of the five
+            // positions windows-1252 leaves empty, so in a feed they are what a doubly encoded `”` (`â€\u{9D}`)
+            // or `Đ` leaves, and the parser keeps them as feedparser does.
             case 0x00...0x1F, 0x7F...0x9F:
                 index += 1
             default:

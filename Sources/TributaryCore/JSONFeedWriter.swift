@@ -5,9 +5,9 @@ import Foundation
 /// available, then the footer, so that a feed of any length is written with flat memory.
 ///
 /// The output decodes with `JSONDecoder` to exactly the ``JSONFeed`` and ``FeedItem`` values the `Codable`
-/// encoding would give. It is compact JSON with one item per line. Strings escape `"`, `\`, control characters,
-/// U+2028/U+2029 and `</` (so the output can sit inside a `<script>` element); everything else is written as
-/// UTF-8. Extension members are written in sorted key order, so the output is deterministic.
+/// encoding would give. It is compact JSON with one item per line. Strings escape `"`, `\`, control characters
+/// (C0 and C1), U+2028/U+2029 and `</` (so the output can sit inside a `<script>` element); everything else is
+/// written as UTF-8. Extension members are written in sorted key order, so the output is deterministic.
 ///
 /// ```swift
 /// var writer = JSONFeedWriter()
@@ -505,9 +505,9 @@ public struct JSONFeedWriter: Sendable {
     private static func string(utf8 bytes: UnsafeBufferPointer<UInt8>, into buffer: inout ByteWriter) {
         buffer.append(0x22)
         if let base = bytes.baseAddress {
-            // The bytes that may need escaping: control characters, `"`, `\\`, `<` (before `/`) and 0xE2 (the first
-            // byte of U+2028 and U+2029).
-            let special = tributary_byte_set(below: 0x20, count: 4, equal: (0x22, 0x5C, 0x3C, 0xE2, 0, 0))
+            // The bytes that may need escaping: control characters, `"`, `\\`, `<` (before `/`), 0xC2 (the first
+            // byte of the C1 controls) and 0xE2 (the first byte of U+2028 and U+2029).
+            let special = tributary_byte_set(below: 0x20, count: 5, equal: (0x22, 0x5C, 0x3C, 0xE2, 0xC2, 0))
             let count = bytes.count
             var runStart = 0
             var index = 0
@@ -531,6 +531,17 @@ public struct JSONFeedWriter: Sendable {
                     escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
                     skip = 3
                 case 0x00..<0x20: escape = ""
+                case 0xC2 where index + 1 < count && bytes[index + 1] < 0xA0:
+                    // A C1 control, kept in the data as the feed wrote it, is written `\u0080`-`\u009f`: a terminal
+                    // showing the JSON must not read `\u{9D}` as the start of a command.
+                    let control = bytes[index + 1]
+                    if runStart < index {
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    }
+                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(control >> 4)], hex[Int(control & 0xF)]])
+                    index += 2
+                    runStart = index
+                    continue
                 default:
                     index += 1
                     continue

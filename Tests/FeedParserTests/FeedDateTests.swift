@@ -37,6 +37,9 @@ import TributaryCore
         ("Sun, 22 NOV 2026 05:41:40 gmt", "2026-11-22T05:41:40Z"),
         ("22 November 2026", "2026-11-22T00:00:00Z"),
         ("Sun, 22 Nov 2026 05:41:40", "2026-11-22T05:41:40Z"),  // no zone: UTC
+        // Four offset digits are hours and minutes whatever their size, as feedparser reads them.
+        ("Fri, 11 Mar 2016 01:15:00 +3000", "2016-03-09T19:15:00Z"),
+        ("Fri, 11 Mar 2016 01:15:00 +0075", "2016-03-11T00:00:00Z"),
         // RFC 3339 / W3C-DTF.
         ("2026-11-22T05:41:40Z", "2026-11-22T05:41:40Z"),
         ("2026-11-22T14:41:40+09:00", "2026-11-22T05:41:40Z"),

@@ -9,6 +9,30 @@ import TributaryCore
         try #require(RFC3339.parse(string))
     }
 
+    /// Text encoded twice with a windows-1252 step in between (`â€œsmallâ€` then U+009D, the position
+    /// windows-1252 leaves empty) reads as feedparser reads it: the control stays, in the title and in the content,
+    /// and the text is not undone because `€` is no Latin-1 letter. A title judged for double encoding is judged
+    /// without the white space at its ends, as feedparser strips it first: `airportÂ` and a no-break space stay.
+    @Test func doublyEncodedQuotesKeepTheirC1ControlAsFeedparserDoes() throws {
+        let items = try FixtureSupport.parseFixture("rss-doubly-encoded-quotes-leave-c1.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].title == "Hulu says â€œsmallâ€\u{9D} storage Â")
+        #expect(items[0].contentHTML == "<p>a cloud DVR (with a â€œsmallâ€\u{9D} amount of storage)</p>")
+        #expect(items[1].title == "US shooting: airportÂ")
+        #expect(items[1].contentHTML == "Brøndby<br>")
+    }
+
+    /// An Atom feed inside an XHTML page (feedjira's sample feeds have one) is read, as feedparser reads it, with a
+    /// warning; the page's own elements and a second feed after the first are not.
+    @Test func aFeedInsideAnotherDocumentIsReadWithAWarning() throws {
+        let parsed = try FixtureSupport.parseFixture("atom-feed-inside-xhtml-page.xml")
+        #expect(parsed.metadata?.title == "Avian’s Blog")
+        #expect(parsed.metadata?.language == nil)
+        #expect(parsed.items.map(\.title) == ["Down time", "Second"])
+        #expect(parsed.items.first?.url == "http://www.tablix.org/~avian/blog/archives/2014/07/down_time/")
+        #expect(parsed.warnings.contains { $0.message.contains("inside another document (its root element is <html>") })
+    }
+
     @Test func anUpdateInTheSameSecondAsThePublicationIsNoModification() throws {
         let items = try FixtureSupport.parseFixture("rss-atom-updated-same-second-as-pubdate.xml").items
         try #require(items.count == 2)

@@ -21,7 +21,9 @@ import Testing
         ("bell\u{07}\u{08}\u{7F}\u{85}x", "bell x"),
         ("\u{202E}evil\u{202C} \u{2066}iso\u{2069}", "evil iso"),
         ("unterminated \u{1B}]0;rest of text", "unterminated"),
-        ("line\u{2028}sep\u{2029}para", "line sep para"), ("c1\u{9D}0;x\u{9C}end", "c1end"),
+        ("line\u{2028}sep\u{2029}para", "line sep para"), ("c1\u{9D}0;x\u{9C}end", "c10;xend"),
+        // A doubly encoded `”` leaves U+009D: the control goes, the words after it stay.
+        ("â€œsmallâ€\u{9D} amount\u{90} of storage", "â€œsmallâ€ amount of storage"),
         ("日本語\u{8A}é", "日本語é"),
     ])
     func removesEscapeSequencesAndControlCharacters(_ text: String, _ expected: String) {

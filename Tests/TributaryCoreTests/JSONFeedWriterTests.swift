@@ -221,6 +221,21 @@ import TributaryCore
         #expect(!text.contains("</"))
     }
 
+    /// A C1 control kept in the data (the five windows-1252 leaves empty stay as the feed wrote them) is written
+    /// escaped, so a terminal showing `tributary parse` never reads one as the start of a command; the Latin-1
+    /// letters sharing its lead byte are written as they are.
+    @Test func escapesC1ControlsAndKeepsLatin1Letters() throws {
+        let item = FeedItem(id: "a", title: "â€\u{9D} \u{90}x\u{81} ©\u{A0}é")
+        var writer = JSONFeedWriter()
+        var buffer: [UInt8] = []
+        writer.writeItem(item, into: &buffer)
+        let text = String(decoding: buffer, as: UTF8.self)
+        #expect(text.contains(#""title":"â€\u009d \u0090x\u0081 ©\#u{A0}é""#))
+        #expect(!buffer.indices.dropLast().contains { buffer[$0] == 0xC2 && buffer[$0 + 1] < 0xA0 })
+        let decoded = try JSONDecoder().decode(FeedItem.self, from: Data(buffer))
+        #expect(decoded.title == item.title)
+    }
+
     /// Strings of every length up to 100 with characters that need escaping at random places: the escaping scan
     /// goes sixteen bytes at a time with a tail, so every position and length is covered. Each must decode back to
     /// itself, with no `</` and no raw control character in the output.

@@ -77,7 +77,7 @@ public struct Normaliser: Sendable {
         }
         result.tributary = tributary
 
-        // Whatever the source, a title or summary reaches no output with bidi overrides or C1 controls in it.
+        // Whatever the source, a title or summary reaches no output with bidi overrides in it.
         result.title = result.title.map(FeedText.withoutFormatControls)
         result.summary = result.summary.map(FeedText.withoutFormatControls)
         for removed in result.removeUnsafeURLs() {

@@ -60,8 +60,13 @@ extension FeedText {
             index += byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
         }
         guard sawNonASCII else { return nil }
-        if onlyLatin1, let undone = undoubled(bytes) {
-            return undone.withUnsafeBufferPointer { repairedEncoding($0) } ?? undone
+        // As feedparser, the text is judged without the white space at its ends (Python's `strip`, which takes a
+        // no-break space too): `airportÂ` followed by a no-break space is not a doubly encoded no-break space.
+        let middle = withoutOuterSpace(bytes)
+        if onlyLatin1, let undone = undoubled(UnsafeBufferPointer(rebasing: bytes[middle])), undone.count < middle.count
+        {
+            let whole = Array(bytes[..<middle.lowerBound]) + undone + Array(bytes[middle.upperBound...])
+            return whole.withUnsafeBufferPointer { repairedEncoding($0) } ?? whole
         }
         guard sawC1 else { return nil }
         var output: [UInt8] = []
@@ -78,6 +83,34 @@ extension FeedText {
             }
         }
         return output
+    }
+
+    /// The range of `bytes` without the white space Python's `str.strip` removes at either end that is ASCII,
+    /// U+0085 or U+00A0 (the rest of it is outside Latin-1, and text holding it is never undone).
+    private static func withoutOuterSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        func isSpace(_ byte: UInt8) -> Bool { (0x09...0x0D).contains(byte) || (0x1C...0x20).contains(byte) }
+        func isLatin1Space(_ second: UInt8) -> Bool { second == 0x85 || second == 0xA0 }
+        var start = 0
+        var end = bytes.count
+        while start < end {
+            if isSpace(bytes[start]) {
+                start += 1
+            } else if bytes[start] == 0xC2, start + 1 < end, isLatin1Space(bytes[start + 1]) {
+                start += 2
+            } else {
+                break
+            }
+        }
+        while end > start {
+            if isSpace(bytes[end - 1]) {
+                end -= 1
+            } else if end - 2 >= start, bytes[end - 2] == 0xC2, isLatin1Space(bytes[end - 1]) {
+                end -= 2
+            } else {
+                break
+            }
+        }
+        return start..<end
     }
 
     /// The Latin-1 bytes of `bytes` (all its characters below U+0100) when they are valid UTF-8, else `nil`.
@@ -102,23 +135,29 @@ extension FeedText {
 }
 
 extension FeedText {
-    /// Whether `scalar` is a control that must not reach a title in any output: a C1 control (U+0080-U+009F) or a
-    /// bidirectional embedding, override or isolate (U+202A-U+202E, U+2066-U+2069), which can make a title read
-    /// backwards or spill its direction into the text around it (`‮gpj.exe`). The marks U+200E and U+200F stay.
+    /// Whether `scalar` is a control that must not reach a title in any output: a bidirectional embedding,
+    /// override or isolate (U+202A-U+202E, U+2066-U+2069), which can make a title read backwards or spill its
+    /// direction into the text around it (`‮gpj.exe`). The marks U+200E and U+200F stay.
+    ///
+    /// C1 controls (U+0080-U+009F) are not among them: the ones windows-1252 fills are read as its characters
+    /// where text is read (``repairedEncoding(_:)``), and the five it leaves empty stay as the feed wrote them, as
+    /// feedparser and HTML5 keep them (`â€\u{9D}` is what a doubly encoded `”` leaves). Every output removes or
+    /// escapes them for itself: the terminal and Markdown renderers (`ControlCharacters`), the HTML renderer's
+    /// escaping, and JSON as `\u009d`.
     public static func isFormatControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
     }
 
-    /// `text` without the controls ``isFormatControl(_:)`` names; the same string when it has none (two `memchr`
-    /// calls for the lead bytes 0xC2 and 0xE2 decide that for most text).
+    /// `text` without the controls ``isFormatControl(_:)`` names; the same string when it has none (one `memchr`
+    /// call for their lead byte 0xE2 decides that for most text).
     public static func withoutFormatControls(_ text: String) -> String {
         var text = text
         let mayHold = text.withUTF8 { bytes -> Bool in
             guard let base = bytes.baseAddress else { return false }
-            return memchr(base, 0xE2, bytes.count) != nil || memchr(base, 0xC2, bytes.count) != nil
+            return memchr(base, 0xE2, bytes.count) != nil
         }
         guard mayHold, text.unicodeScalars.contains(where: isFormatControl) else { return text }
         var scalars = String.UnicodeScalarView()
