@@ -46,9 +46,13 @@ enum ElementKind: UInt8 {
     /// Both are compared without regard to case, as feedparser does: feeds write `<pubdate>`, `<TiTlE>` and the
     /// iTunes namespace as `http://www.itunes.com/DTDs/PodCast-1.0.dtd`. The handler caches the result per interned
     /// name, so the lowercasing is paid once per distinct name, not per element.
-    static func classify(namespace: String, localName: String, atomWithoutNamespace: Bool) -> ElementKind {
+    ///
+    /// `atomNamespace` is a namespace read as Atom's besides its own (lower-cased): none (`""`) for a `<feed>`
+    /// written without one, or the wrong one a `<feed>` root was written in (`https://www.w3.org/2005/Atom`).
+    static func classify(namespace: String, localName: String, atomNamespace: String? = nil) -> ElementKind {
         let localName = localName.lowercased()
         var namespace = namespace.lowercased()
+        if let atomNamespace, namespace == atomNamespace { return atom(localName) ?? .other }
         // A module's namespace written without its last slash (`http://purl.org/dc/elements/1.1`, rss-parser's
         // podcast test feed) is that module's: feedparser reads such elements by their prefix.
         if !namespace.isEmpty, !namespace.hasSuffix("/"), slashEndedNamespaces.contains(namespace + "/") {
@@ -56,7 +60,6 @@ enum ElementKind: UInt8 {
         }
         switch namespace {
         case "":
-            if atomWithoutNamespace { return atom(localName) ?? .other }
             return rss(localName) ?? .other
         case _ where rss090Namespaces.contains(namespace.lowercased()):
             return rss(localName) ?? .other

@@ -88,6 +88,7 @@ enum FeedDate {
         var second = 0
         var fraction = 0.0
         var offset = 0
+        var rollingOver = false
         if cursor == bytes.count {
             return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
         }
@@ -97,16 +98,33 @@ enum FeedDate {
         guard let parsedMonth = oneOrTwoDigits(bytes, &cursor) else { return nil }
         month = parsedMonth
         if cursor == bytes.count {
-            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+            return makeDate(
+                year,
+                month,
+                day,
+                hour * 3600 + minute * 60 + second - offset,
+                fraction,
+                rollingOver: separator == 0x2D
+            )
         }
         guard bytes[cursor] == separator else { return nil }
         cursor += 1
         guard let parsedDay = oneOrTwoDigits(bytes, &cursor) else { return nil }
         day = parsedDay
         if cursor == bytes.count {
-            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+            return makeDate(
+                year,
+                month,
+                day,
+                hour * 3600 + minute * 60 + second - offset,
+                fraction,
+                rollingOver: separator == 0x2D
+            )
         }
         guard bytes[cursor] == 0x54 || bytes[cursor] == 0x74 || bytes[cursor] == 0x20 else { return nil }
+        // W3C-DTF's `T`: fields out of range carry over, as feedparser reads them (its ISO 8601 handler); the other
+        // forms are checked.
+        rollingOver = separator == 0x2D && bytes[cursor] | 0x20 == 0x74
         while cursor < bytes.count, bytes[cursor] == 0x54 || bytes[cursor] == 0x74 || bytes[cursor] == 0x20 {
             cursor += 1
         }
@@ -114,13 +132,15 @@ enum FeedDate {
             return nil
         }
         cursor += 1
-        guard let parsedMinute = number(bytes, &cursor, 2), parsedHour < 24, parsedMinute < 60 else { return nil }
+        guard let parsedMinute = number(bytes, &cursor, 2),
+            rollingOver || (parsedHour < 24 && parsedMinute < 60)
+        else { return nil }
         hour = parsedHour
         minute = parsedMinute
         if cursor < bytes.count, bytes[cursor] == 0x3A {
             cursor += 1
-            guard let parsedSecond = number(bytes, &cursor, 2), parsedSecond <= 60 else { return nil }
-            second = min(parsedSecond, 59)
+            guard let parsedSecond = number(bytes, &cursor, 2), rollingOver || parsedSecond <= 60 else { return nil }
+            second = rollingOver ? parsedSecond : min(parsedSecond, 59)
             if cursor < bytes.count, bytes[cursor] == 0x2E || bytes[cursor] == 0x2C {
                 cursor += 1
                 var scale = 0.1
@@ -136,7 +156,14 @@ enum FeedDate {
         }
         while cursor < bytes.count, bytes[cursor] == 0x20 { cursor += 1 }
         if cursor == bytes.count {
-            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+            return makeDate(
+                year,
+                month,
+                day,
+                hour * 3600 + minute * 60 + second - offset,
+                fraction,
+                rollingOver: rollingOver
+            )
         }
         switch bytes[cursor] {
         case 0x5A, 0x7A:
@@ -161,7 +188,14 @@ enum FeedDate {
             offset = zoneOffset
         }
         guard cursor == bytes.count else { return nil }
-        return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+        return makeDate(
+            year,
+            month,
+            day,
+            hour * 3600 + minute * 60 + second - offset,
+            fraction,
+            rollingOver: rollingOver
+        )
     }
 
     /// Reads exactly `count` digits at `cursor`, moving past them.
@@ -178,13 +212,30 @@ enum FeedDate {
         return value
     }
 
-    private static func makeDate(_ year: Int, _ month: Int, _ day: Int, _ secondsOfDay: Int, _ fraction: Double)
-        -> Date?
-    {
-        guard (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year: year, month: month) else {
-            return nil
+    /// The date of the fields read; with `rollingOver`, a month, day or time out of its range carries into the
+    /// next one (`2003-07-32` is August 1st, `T25:14` one in the morning the next day), as feedparser's ISO 8601
+    /// reading does.
+    private static func makeDate(
+        _ year: Int,
+        _ month: Int,
+        _ day: Int,
+        _ secondsOfDay: Int,
+        _ fraction: Double,
+        rollingOver: Bool = false
+    ) -> Date? {
+        let days: Int
+        if rollingOver {
+            let months = year * 12 + month - 1
+            guard months >= 0 else { return nil }
+            let (carriedYear, carriedMonth) = months.quotientAndRemainder(dividingBy: 12)
+            days = RFC3339.daysFromCivil(year: carriedYear, month: carriedMonth + 1, day: 1) + day - 1
+        } else {
+            guard (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year: year, month: month) else {
+                return nil
+            }
+            days = RFC3339.daysFromCivil(year: year, month: month, day: day)
         }
-        let seconds = RFC3339.daysFromCivil(year: year, month: month, day: day) * 86_400 + secondsOfDay
+        let seconds = days * 86_400 + secondsOfDay
         guard isSaneYear(seconds) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }

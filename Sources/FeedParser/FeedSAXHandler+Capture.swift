@@ -272,11 +272,6 @@ extension FeedSAXHandler {
         value.map(trimmed).flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    static func hasScheme(_ string: String) -> Bool {
-        var string = string
-        return string.withUTF8 { FeedText.hasScheme($0) }
-    }
-
     /// Whether an item field is read from the captured text when its element ends (not kept as ``RawText``).
     static func isReadAtOnce(_ kind: ElementKind) -> Bool {
         switch kind {

@@ -20,7 +20,7 @@ extension FeedSAXHandler {
         let kind = ElementKind.classify(
             namespace: namespace.map { String(cString: $0) } ?? "",
             localName: String(cString: localName),
-            atomWithoutNamespace: atomWithoutNamespace
+            atomNamespace: atomNamespace
         )
         cache[slot] = CacheEntry(localName: localName, namespace: namespace, kind: kind)
         overflow[key] = kind
@@ -74,15 +74,21 @@ extension FeedSAXHandler {
             item.language = currentLanguage
         default:
             let name = String(cString: localName)
-            if name == "feed", namespace == nil {
-                // A namespace-less Atom feed: read its elements as Atom.
-                atomWithoutNamespace = true
+            if name.lowercased() == "feed" {
+                // An Atom feed without a namespace, or in one that is not Atom's (`https://www.w3.org/2005/Atom`, a
+                // trailing slash, a draft's): its elements in that namespace are read as Atom, as feedparser reads
+                // them.
+                let uri = namespace.map { String(cString: $0) }
+                atomNamespace = uri?.lowercased() ?? ""
                 cache = cache.map { _ in CacheEntry(localName: nil, namespace: nil, kind: .other) }
                 overflow.removeAll()
-                // The root frame was classified before the flag was set; its entries are matched on it.
+                // The root frame was classified before the namespace was known; its entries are matched on it.
                 stack[0].kind = .atomFeed
-                // No warning: nothing is lost, and the reader of a digest can do nothing about it (feedparser
-                // reads these silently too).
+                // No warning without a namespace: nothing is lost, and the reader of a digest can do nothing about
+                // it (feedparser reads these silently too). A wrong one is worth telling the feed's author.
+                if let uri {
+                    warn("the feed's namespace \(uri) is not Atom's (http://www.w3.org/2005/Atom); read as Atom")
+                }
                 format = attributes.value("version") == "0.3" ? .atom03 : .atom10
             } else if name.lowercased() == "rdf" {
                 // An RSS 1.0 document whose <rdf:RDF> lost its prefix or namespace: its items are still items.

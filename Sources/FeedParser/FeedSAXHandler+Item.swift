@@ -106,11 +106,13 @@ extension FeedSAXHandler {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
             }
         case .enclosure where inMedia:  // also inside a `media:group`, as feedparser reads it
-            // `url=""` names no file: resolved, it would be the feed's own address.
-            guard let url = attributes.value("url"), !Self.trimmed(url).isEmpty else { return }
+            // `url=""` names no file. A relative URL stays as written, as feedparser keeps it (an Atom
+            // `link rel="enclosure"` is resolved, as there); the RSS adapter resolves it against the address the
+            // feed was fetched from (`FeedStreamConsumer`).
+            guard let url = attributes.value("url").map(Self.trimmed), !url.isEmpty else { return }
             item.addAttachment(
                 FeedItem.Attachment(
-                    url: resolve(url, baseCount: baseCount),
+                    url: FeedText.hasScheme(url) ? resolve(url, baseCount: baseCount) : url,
                     mimeType: attributes.value("type"),
                     sizeInBytes: attributes.value("length").flatMap { Int(Self.trimmed($0)) }
                 )

@@ -144,7 +144,8 @@ final class FeedSAXHandler {
     /// Ends libxml2 reports for elements it was made to keep open after a stray end tag; see ``error(_:context:)``.
     @exclusivity(unchecked) var strayEnds = 0
     var depthWarned = false
-    var atomWithoutNamespace = false
+    /// A namespace read as Atom's besides its own (see ``ElementKind/classify(namespace:localName:atomNamespace:)``).
+    var atomNamespace: String?
     @exclusivity(unchecked) var cache = [CacheEntry](
         repeating: CacheEntry(localName: nil, namespace: nil, kind: .other),
         count: 1024

@@ -37,7 +37,7 @@ struct RawText: Sendable {
             if Self.holdsEscapedAmpersand(&reference) {
                 reference = reference.replacing("&amp;", with: "&")
             }
-            if FeedSAXHandler.hasScheme(reference) { return reference }
+            if FeedText.hasScheme(reference) { return reference }
             return base?.resolve(reference) ?? reference
         }
 

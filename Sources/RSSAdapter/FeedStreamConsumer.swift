@@ -111,7 +111,14 @@ final class FeedStreamConsumer {
             await sink.send(.warning(warning))
         }
         var shaped = items.compactMap(shape).map(sanitized)
-        if baseURL == nil {
+        if let baseURL {
+            // An RSS enclosure's URL is read as written (feedparser's reading); a relative one is resolved here,
+            // against the address the feed was fetched from, as the parser resolves links.
+            for index in shaped.indices
+            where shaped[index].attachments.contains(where: { !FeedText.hasScheme($0.url) }) {
+                shaped[index].resolveRelativeURLs(against: baseURL)
+            }
+        } else {
             // A local file has no web address: a link still relative after xml:base cannot be made absolute.
             for index in shaped.indices {
                 for removed in shaped[index].removeRelativeURLs() {

@@ -33,6 +33,19 @@ import TributaryCore
         #expect(parsed.warnings.contains { $0.message.contains("inside another document (its root element is <html>") })
     }
 
+    /// An RSS enclosure's relative URL stays as written, as feedparser keeps it (the RSS adapter resolves it against
+    /// the address it fetched the feed from); an Atom `link rel="enclosure"` is resolved, as feedparser resolves it.
+    @Test func aRelativeRSSEnclosureURLStaysAsWritten() throws {
+        let items = try FixtureSupport.parseFixture("rss-relative-enclosure-url.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].attachments.map(\.url) == ["media/episode-1.mp3?q=a#fragment"])
+        #expect(
+            items[1].attachments.map(\.url) == [
+                "https://cdn.example/episode-2.mp3", "https://feeds.example.com/path/episode-2.ogg",
+            ]
+        )
+    }
+
     @Test func anUpdateInTheSameSecondAsThePublicationIsNoModification() throws {
         let items = try FixtureSupport.parseFixture("rss-atom-updated-same-second-as-pubdate.xml").items
         try #require(items.count == 2)

@@ -65,6 +65,31 @@ import TributaryCore
         }
     }
 
+    /// The parser keeps an RSS enclosure's relative URL as written (feedparser's reading); the source resolves it
+    /// against the address it fetched the feed from.
+    @Test func aRelativeEnclosureURLIsResolvedAgainstTheFeedsAddress() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withTestServer(FeedServer.router()) { port in
+                let recorder = try await Self.run(
+                    RSSOptions(url: "http://127.0.0.1:\(port)/fixtures/rss-relative-enclosure-url.xml"),
+                    directory: directory
+                )
+                let items = await recorder.items
+                try #require(items.count == 2)
+                #expect(
+                    items[0].attachments.map(\.url) == [
+                        "http://127.0.0.1:\(port)/fixtures/media/episode-1.mp3?q=a#fragment"
+                    ]
+                )
+                #expect(
+                    items[1].attachments.map(\.url) == [
+                        "https://cdn.example/episode-2.mp3", "http://127.0.0.1:\(port)/fixtures/episode-2.ogg",
+                    ]
+                )
+            }
+        }
+    }
+
     @Test func httpCharsetFromContentTypeReachesTheParser() async throws {
         try await withTemporaryDirectory { directory in
             try await withTestServer(FeedServer.router()) { port in

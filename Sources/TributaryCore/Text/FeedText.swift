@@ -269,6 +269,12 @@ public enum FeedText {
     }
 
     /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).
+    public static func hasScheme(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { hasScheme($0) }
+    }
+
+    /// Whether a URL reference given as UTF-8 starts with a scheme (`https:`, `mailto:`).
     public static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawLetter = false
         for byte in bytes {
