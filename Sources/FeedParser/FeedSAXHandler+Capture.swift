@@ -8,7 +8,8 @@ extension FeedSAXHandler {
         switch kind {
         case .atomTitle, .atomContent, .atomSummary, .atomSubtitle, .rights, .atomInfo:
             if let mode = attributes.value("mode") {  // Atom 0.3
-                if mode == "escaped" { return .html }
+                // `escaped` says how the text is written, not what it is: the type says that (text by default, as
+                // feedparser reads it), and `So &lt;a href=...&gt;` in a `text/plain` title is text about a tag.
                 if mode == "xml" { return .xhtml }
                 if mode == "base64" {
                     // What the decoded text is: HTML when the type says so (read as escaped HTML), else text.

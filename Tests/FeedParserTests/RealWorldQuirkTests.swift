@@ -46,6 +46,26 @@ import TributaryCore
         )
     }
 
+    /// Atom's `mode="escaped"` says how the text is written, not what it is: a `text` or `text/plain` title or
+    /// content written escaped keeps its tags as text (feedvalidator's `entry_title_not_text_plain`), as feedparser
+    /// reads it; `text/html` is HTML.
+    @Test(arguments: ["type=\"text\" mode=\"escaped\"", "type=\"text/plain\" mode=\"escaped\"", "mode=\"escaped\""])
+    func escapedModeWithATextTypeIsText(_ attributes: String) throws {
+        for namespace in ["http://www.w3.org/2005/Atom", "http://purl.org/atom/ns#"] {
+            let document = """
+                <feed xmlns="\(namespace)"><title>F</title><entry><id>x</id>\
+                <title \(attributes)>So &lt;a href="http://e.example/"&gt;e&lt;/a&gt; x</title>\
+                <content \(attributes)>So &lt;b&gt;e&lt;/b&gt;</content>\
+                <summary type="text/html" mode="escaped">&lt;p&gt;HTML&lt;/p&gt;</summary></entry></feed>
+                """
+            let item = try #require(try FixtureSupport.parse(Array(document.utf8)).items.first)
+            #expect(item.title == "So <a href=\"http://e.example/\">e</a> x", "\(namespace) \(attributes)")
+            #expect(item.contentText == "So <b>e</b>", "\(namespace) \(attributes)")
+            #expect(item.contentHTML == nil)
+            #expect(item.summary == "HTML")
+        }
+    }
+
     @Test func anUpdateInTheSameSecondAsThePublicationIsNoModification() throws {
         let items = try FixtureSupport.parseFixture("rss-atom-updated-same-second-as-pubdate.xml").items
         try #require(items.count == 2)
