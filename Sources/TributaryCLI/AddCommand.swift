@@ -10,13 +10,13 @@ struct AddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Add a feed to feeds.json from its address or its site's address.",
         discussion: """
-            URL is a feed, or a web page: then the feeds it announces (<link rel="alternate"> of RSS, Atom and JSON
-            Feed types) are found, else the paths sites commonly use (/feed, /rss.xml, /atom.xml, …) are tried.
-            With several feeds, you choose one at the prompt (or with --pick N without a terminal). The source is
-            appended to feeds.json's "sources" as an "rss" source (its id made from the feed's title); the rest of
+            URL is a feed, or a web page: then the feeds it announces (<link rel="alternate"> of RSS, Atom and JSON \
+            Feed types) are found, else the paths sites commonly use (/feed, /rss.xml, /atom.xml, …) are tried. \
+            With several feeds, you choose one at the prompt (or with --pick N without a terminal). The source is \
+            appended to feeds.json's "sources" as an "rss" source (its id made from the feed's title); the rest of \
             the file is left as it was. feeds.json is created when it does not exist.
 
-            Exit codes: 0 added (or already listed); 1 no feed found or the address could not be fetched; 2 bad
+            Exit codes: 0 added (or already listed); 1 no feed found or the address could not be fetched; 2 bad \
             usage, several feeds and no choice, or an invalid feeds.json (nothing is written).
             """
     )

@@ -9,18 +9,18 @@ struct DigestCommand: AsyncParsableCommand {
         commandName: "digest",
         abstract: "Fetch all sources and write the digest (HTML by default).",
         discussion: """
-            The file is written atomically (a temporary file renamed into place), so a reader never sees half a
-            digest. Without -o it goes to feeds.json's "output", or else to digest.<format> beside feeds.json.
-            A failing source does not stop the others: the digest is still written and names it.
-            What was seen is kept in .tributary/state.sqlite beside feeds.json (feeds.json's "state", --state PATH,
-            or --no-state to keep nothing): items first seen after the previous digest are marked new, and
+            The file is written atomically (a temporary file renamed into place), so a reader never sees half a \
+            digest. Without -o it goes to feeds.json's "output", or else to digest.<format> beside feeds.json. \
+            A failing source does not stop the others: the digest is still written and names it. \
+            What was seen is kept in .tributary/state.sqlite beside feeds.json (feeds.json's "state", --state PATH, \
+            or --no-state to keep nothing): items first seen after the previous digest are marked new, and \
             --since last shows only those.
 
-            --template (or "template" in feeds.json, relative to its directory) draws the HTML digest through your
-            own Mustache template; start from the built-in one (Sources/Renderers/Templates/digest.html.mustache)
+            --template (or "template" in feeds.json, relative to its directory) draws the HTML digest through your \
+            own Mustache template; start from the built-in one (Sources/Renderers/Templates/digest.html.mustache) \
             and see docs/templates.md for its keys. The template is checked before anything is fetched.
 
-            Exit codes: 0 all sources succeeded; 1 the digest was written but a source failed; 2 bad usage,
+            Exit codes: 0 all sources succeeded; 1 the digest was written but a source failed; 2 bad usage, \
             invalid configuration or a bad template (nothing fetched, nothing written).
             """
     )

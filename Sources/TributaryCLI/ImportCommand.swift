@@ -9,9 +9,9 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Add the feeds of an OPML file (from another feed reader) to feeds.json.",
         discussion: """
-            Reads OPML 1.0 or 2.0 as newsboat, Miniflux, FreshRSS, Feedly and most feed readers export it. Each feed
-            becomes an "rss" source: its id is made from its title, a feed whose URL feeds.json already lists is
-            skipped, and the folder it was in is kept as its "category". New entries are appended to the "sources"
+            Reads OPML 1.0 or 2.0 as newsboat, Miniflux, FreshRSS, Feedly and most feed readers export it. Each feed \
+            becomes an "rss" source: its id is made from its title, a feed whose URL feeds.json already lists is \
+            skipped, and the folder it was in is kept as its "category". New entries are appended to the "sources" \
             array; the rest of the file is left as it was. feeds.json is created when it does not exist.
 
             Exit codes: 0 done; 2 the OPML file or feeds.json cannot be read or is invalid (nothing is written).
@@ -60,8 +60,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Write feeds.json's feeds as OPML 2.0 on standard output.",
         discussion: """
-            Every "rss" source with a web URL and every "google-news" source becomes an outline, in a folder per
-            "category". Sources OPML cannot describe (push, json-file, exec, file paths) are left out and named on
+            Every "rss" source with a web URL and every "google-news" source becomes an outline, in a folder per \
+            "category". Sources OPML cannot describe (push, json-file, exec, file paths) are left out and named on \
             standard error.
             """
     )

@@ -19,13 +19,13 @@ struct ParseCommand: AsyncParsableCommand {
         commandName: "parse",
         abstract: "Parse one feed (RSS, Atom or JSON Feed) and print it as JSON Feed 1.1.",
         discussion: """
-            INPUT is an http(s) URL, a file path, a file:// URL, or - for standard input. The format is detected from the content,
+            INPUT is an http(s) URL, a file path, a file:// URL, or - for standard input. The format is detected from the content, \
             not from the file name: RSS 0.90 to 2.0, RDF, Atom 0.3 and 1.0, JSON Feed 1.0 and 1.1.
 
-            XML feeds are parsed as the bytes are read and JSON Feed output is written item by item, so memory
+            XML feeds are parsed as the bytes are read and JSON Feed output is written item by item, so memory \
             stays flat however large the feed is.
 
-            Exit codes: 0 the feed was parsed; 1 the input is not a feed or could not be read (what was parsed
+            Exit codes: 0 the feed was parsed; 1 the input is not a feed or could not be read (what was parsed \
             before a failure is still printed, as a complete document); 2 bad usage.
             """
     )

@@ -8,8 +8,8 @@ struct SchemaCommand: AsyncParsableCommand {
         commandName: "schema",
         abstract: "Print the JSON Schema of every source kind's options, as feeds.schema.json holds them.",
         discussion: """
-            Prints {"$defs": {...}, "allOf": [...]}: one definition per registered kind, generated from the
-            adapter's own documentation, and the rules that apply them. Paste them into feeds.schema.json after
+            Prints {"$defs": {...}, "allOf": [...]}: one definition per registered kind, generated from the \
+            adapter's own documentation, and the rules that apply them. Paste them into feeds.schema.json after \
             changing an adapter's options; a test checks the file matches.
             """
     )

@@ -11,9 +11,9 @@ struct SimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Serve the simulated push feed at ws://127.0.0.1:PORT/feed.",
         discussion: """
-            Serves deterministic items for a seed over the push wire protocol: the last --backlog items (or every
-            item after ?after=SEQ), a 'ready' frame, then --rate new items per second and heartbeats. seq numbers
-            are global for the server's lifetime. --port 0 picks a free port. Prints
+            Serves deterministic items for a seed over the push wire protocol: the last --backlog items (or every \
+            item after ?after=SEQ), a 'ready' frame, then --rate new items per second and heartbeats. seq numbers \
+            are global for the server's lifetime. --port 0 picks a free port. Prints \
             "listening on ws://127.0.0.1:PORT/feed" on standard output once it accepts connections. Ctrl-C stops it.
 
             Exit codes: 0 stopped by Ctrl-C; 2 bad usage or the port could not be bound.

@@ -8,7 +8,7 @@ struct SummaryCommand: AsyncParsableCommand {
         commandName: "summary",
         abstract: "Fetch all sources and print a Markdown summary on standard output.",
         discussion: """
-            Exit codes: 0 all sources succeeded; 1 the summary was printed but a source failed; 2 bad usage or
+            Exit codes: 0 all sources succeeded; 1 the summary was printed but a source failed; 2 bad usage or \
             invalid configuration (nothing fetched).
             """
     )

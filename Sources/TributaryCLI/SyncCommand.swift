@@ -9,8 +9,8 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Load feeds.json into a shared PostgreSQL store for a fleet of `tributary worker` processes.",
         discussion: """
-            Validates feeds.json as `validate` does, then, in one transaction: adds the new sources (due at once),
-            updates the changed ones (due at once), and disables those no longer listed or switched off. Workers
+            Validates feeds.json as `validate` does, then, in one transaction: adds the new sources (due at once), \
+            updates the changed ones (due at once), and disables those no longer listed or switched off. Workers \
             pick the new list up within a second. The store is --store, or feeds.json's "store".
             """
     )

@@ -10,7 +10,7 @@ struct ValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "Check feeds.json without fetching anything.",
         discussion: """
-            Checks the JSON syntax, every key and value, and each source's own options. Every problem is printed as
+            Checks the JSON syntax, every key and value, and each source's own options. Every problem is printed as \
             FILE:LINE:COLUMN: source 'ID': "key": what is wrong and how to fix it.
 
             Exit codes: 0 the configuration is valid; 2 it is not (or the file cannot be read).

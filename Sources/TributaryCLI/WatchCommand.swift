@@ -11,10 +11,10 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Run all sources until interrupted, printing each new item as it arrives.",
         discussion: """
-            Push sources stay connected (reconnecting as needed); other sources are fetched at start and then
-            every --interval. Each new item is printed on standard output as one line: local time, source, title,
-            link. Source status changes and warnings go to standard error, with a status line on a terminal.
-            Items are deduplicated for the whole session, across reconnects and re-fetches. A slow terminal slows
+            Push sources stay connected (reconnecting as needed); other sources are fetched at start and then \
+            every --interval. Each new item is printed on standard output as one line: local time, source, title, \
+            link. Source status changes and warnings go to standard error, with a status line on a terminal. \
+            Items are deduplicated for the whole session, across reconnects and re-fetches. A slow terminal slows \
             the sources down rather than buffering without bound. Ctrl-C closes every connection and exits 0.
 
             Exit codes: 0 stopped by Ctrl-C; 2 bad usage or invalid configuration.

@@ -11,12 +11,12 @@ struct WorkerCommand: AsyncParsableCommand {
         commandName: "worker",
         abstract: "Fetch the sources of a shared PostgreSQL store, as one of a fleet of workers.",
         discussion: """
-            Runs until SIGTERM or Ctrl-C. Claims due sources with FOR UPDATE SKIP LOCKED under leases that expire,
-            fetches them with the same adapters and pipeline as digest, saves items, checkpoints and health, and
-            releases each with its next due time (its "interval", or --interval; the backoff after failures; a
-            host's Retry-After). Per-host limits (feeds.json's maxConnectionsPerHost) hold across the whole fleet.
-            A worker that dies loses its leases when they expire; another worker takes its sources. SIGTERM
-            drains: what is claimed is finished and released, then the worker exits 0 (a second signal stops it at
+            Runs until SIGTERM or Ctrl-C. Claims due sources with FOR UPDATE SKIP LOCKED under leases that expire, \
+            fetches them with the same adapters and pipeline as digest, saves items, checkpoints and health, and \
+            releases each with its next due time (its "interval", or --interval; the backoff after failures; a \
+            host's Retry-After). Per-host limits (feeds.json's maxConnectionsPerHost) hold across the whole fleet. \
+            A worker that dies loses its leases when they expire; another worker takes its sources. SIGTERM \
+            drains: what is claimed is finished and released, then the worker exits 0 (a second signal stops it at \
             once). Load the feed list with `tributary sync`; read the results with `digest --no-fetch`.
             """
     )
