@@ -333,7 +333,14 @@ extension FeedSAXHandler {
         case .pubDate, .atomPublished:
             // Of several, the last readable one wins, as in feedparser (Atom 0.3's `issued` then `published`).
             item.published = parseDate() ?? item.published
-        case .dcDate, .dcIssued:
+        case .dcDate:
+            // `dc:date` and `dcterms:modified` are feedparser's `updated`, as Atom's `updated` is: of those, the
+            // last readable one wins.
+            if let date = parseDate() {
+                item.dcDate = date
+                item.updated = nil
+            }
+        case .dcIssued:
             item.dcDate = parseDate() ?? item.dcDate
         case .dcCreated, .atomCreated:
             // When the item was created; as before, also its date (`dcterms:created` as `dc:date`, Atom 0.3's
@@ -359,7 +366,11 @@ extension FeedSAXHandler {
                 item.contributors.append(contributor)
             }
         case .atomUpdated:
-            item.updated = parseDate()
+            // The last readable of Atom's `updated` and `dc:date` wins (see `.dcDate`).
+            if let date = parseDate() {
+                item.updated = date
+                item.dcDate = nil
+            }
         case .author:
             if let author = Self.rssAuthor(trimmedText()) { item.authors.append(author) }
         case .dcCreator, .itunesAuthor:

@@ -66,6 +66,23 @@ import TributaryCore
         }
     }
 
+    /// Atom's `updated` and `dc:date` (`dcterms:modified`) are the same field to feedparser: the last readable one
+    /// wins (feedvalidator's `valid_dc_all`), in either order.
+    @Test func theLastOfUpdatedAndDCDateIsTheModificationDate() throws {
+        let entry = """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/"><title>F</title>
+            <entry><id>a</id><published>2003-12-13T08:29:29Z</published><updated>2003-12-13T18:30:02Z</updated>\
+            <dc:date>2005-07-04</dc:date><dc:date>not a date</dc:date></entry>
+            <entry><id>b</id><published>2003-12-13T08:29:29Z</published><dc:date>2005-07-04</dc:date>\
+            <updated>2003-12-13T18:30:02Z</updated></entry></feed>
+            """
+        let items = try FixtureSupport.parse(Array(entry.utf8)).items
+        try #require(items.count == 2)
+        #expect(items[0].dateModified == (try date("2005-07-04T00:00:00Z")))
+        #expect(items[1].dateModified == (try date("2003-12-13T18:30:02Z")))
+        #expect(items.map(\.datePublished) == [try date("2003-12-13T08:29:29Z"), try date("2003-12-13T08:29:29Z")])
+    }
+
     @Test func anUpdateInTheSameSecondAsThePublicationIsNoModification() throws {
         let items = try FixtureSupport.parseFixture("rss-atom-updated-same-second-as-pubdate.xml").items
         try #require(items.count == 2)
