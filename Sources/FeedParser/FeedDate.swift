@@ -89,8 +89,11 @@ enum FeedDate {
         var fraction = 0.0
         var offset = 0
         var rollingOver = false
+        func date(rollingOver: Bool) -> Date? {
+            makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction, rollingOver: rollingOver)
+        }
         if cursor == bytes.count {
-            return makeDate(year, month, day, hour * 3600 + minute * 60 + second - offset, fraction)
+            return date(rollingOver: false)
         }
         let separator = bytes[cursor]
         guard separator == 0x2D || separator == 0x2F else { return nil }  // - or /
@@ -98,28 +101,14 @@ enum FeedDate {
         guard let parsedMonth = oneOrTwoDigits(bytes, &cursor) else { return nil }
         month = parsedMonth
         if cursor == bytes.count {
-            return makeDate(
-                year,
-                month,
-                day,
-                hour * 3600 + minute * 60 + second - offset,
-                fraction,
-                rollingOver: separator == 0x2D
-            )
+            return date(rollingOver: separator == 0x2D)
         }
         guard bytes[cursor] == separator else { return nil }
         cursor += 1
         guard let parsedDay = oneOrTwoDigits(bytes, &cursor) else { return nil }
         day = parsedDay
         if cursor == bytes.count {
-            return makeDate(
-                year,
-                month,
-                day,
-                hour * 3600 + minute * 60 + second - offset,
-                fraction,
-                rollingOver: separator == 0x2D
-            )
+            return date(rollingOver: separator == 0x2D)
         }
         guard bytes[cursor] == 0x54 || bytes[cursor] == 0x74 || bytes[cursor] == 0x20 else { return nil }
         // W3C-DTF's `T`: fields out of range carry over, as feedparser reads them (its ISO 8601 handler); the other
@@ -156,14 +145,7 @@ enum FeedDate {
         }
         while cursor < bytes.count, bytes[cursor] == 0x20 { cursor += 1 }
         if cursor == bytes.count {
-            return makeDate(
-                year,
-                month,
-                day,
-                hour * 3600 + minute * 60 + second - offset,
-                fraction,
-                rollingOver: rollingOver
-            )
+            return date(rollingOver: rollingOver)
         }
         switch bytes[cursor] {
         case 0x5A, 0x7A:
@@ -188,14 +170,7 @@ enum FeedDate {
             offset = zoneOffset
         }
         guard cursor == bytes.count else { return nil }
-        return makeDate(
-            year,
-            month,
-            day,
-            hour * 3600 + minute * 60 + second - offset,
-            fraction,
-            rollingOver: rollingOver
-        )
+        return date(rollingOver: rollingOver)
     }
 
     /// Reads exactly `count` digits at `cursor`, moving past them.
