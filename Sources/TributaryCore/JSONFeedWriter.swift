@@ -516,6 +516,8 @@ public struct JSONFeedWriter: Sendable {
                 guard index < count else { break }
                 let byte = bytes[index]
                 var skip = 1
+                // The code point an empty `escape` writes as `\u00XX`: the byte itself, or a C1 control's second byte.
+                var control = byte
                 let escape: StaticString
                 switch byte {
                 case 0x22: escape = "\\\""
@@ -534,14 +536,9 @@ public struct JSONFeedWriter: Sendable {
                 case 0xC2 where index + 1 < count && bytes[index + 1] < 0xA0:
                     // A C1 control, kept in the data as the feed wrote it, is written `\u0080`-`\u009f`: a terminal
                     // showing the JSON must not read `\u{9D}` as the start of a command.
-                    let control = bytes[index + 1]
-                    if runStart < index {
-                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                    }
-                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(control >> 4)], hex[Int(control & 0xF)]])
-                    index += 2
-                    runStart = index
-                    continue
+                    escape = ""
+                    control = bytes[index + 1]
+                    skip = 2
                 default:
                     index += 1
                     continue
@@ -554,7 +551,7 @@ public struct JSONFeedWriter: Sendable {
                         contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount)
                     )
                 } else {
-                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(control >> 4)], hex[Int(control & 0xF)]])
                 }
                 index += skip
                 runStart = index

@@ -48,9 +48,7 @@ extension FeedText {
             sawNonASCII = true
             if byte == 0xC2 {
                 // A lone 0xC2 before an ASCII byte (text cut inside a sequence) is no C1 control.
-                if index + 1 < bytes.count, (0x80..<0xA0).contains(bytes[index + 1]),
-                    windows1252[Int(bytes[index + 1] - 0x80)] != UInt32(bytes[index + 1])
-                {
+                if index + 1 < bytes.count, windows1252Character(forC1: UInt32(bytes[index + 1])) != nil {
                     sawC1 = true
                 }
             } else if byte != 0xC3 {
