@@ -18,4 +18,12 @@ enum ByteScan {
         let set = tributary_byte_set(below: below, count: count, equal: equal)
         return tributary_find_first(base, index, bytes.count, set)
     }
+
+    /// The index of the first byte at or after `index` that is not a plain URL byte (an ASCII letter or digit, or one
+    /// of `-._~!$&'()*+,;=:@/?`), or `bytes.count` when there is none.
+    @inline(__always)
+    static func findNonURLByte(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        guard let base = bytes.baseAddress, index < bytes.count else { return max(index, bytes.count) }
+        return tributary_find_non_url_byte(base, index, bytes.count)
+    }
 }

@@ -50,4 +50,32 @@ import Testing
             }
         }
     }
+
+    /// The plain URL bytes, as RFC 3986 names them: unreserved, sub-delimiters, `:`, `@`, `/` and `?`.
+    private static let plainURLBytes = Set(
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?".utf8)
+    )
+
+    @Test func findsTheFirstByteThatIsNotAPlainURLByteForEveryByteValue() {
+        // Each of the 256 byte values at every position of a 40-byte plain run (both sixteen-byte steps and the
+        // byte-by-byte tail), from several starts.
+        let run = Array("https://example.org/a-b_c~d/e?f=g&h=i;jk".utf8)
+        #expect(run.count == 40)
+        for value in UInt8.min...UInt8.max {
+            for position in run.indices {
+                var bytes = run
+                bytes[position] = value
+                bytes.withUnsafeBufferPointer { buffer in
+                    for start in [0, 1, 15, 16, 17, 24, 39, 40] {
+                        let expected =
+                            bytes.indices.first { $0 >= start && !Self.plainURLBytes.contains(bytes[$0]) } ?? bytes.count
+                        let found = ByteScan.findNonURLByte(buffer, from: start)
+                        #expect(found == expected, "byte \(value) at \(position), from \(start)")
+                    }
+                }
+            }
+        }
+        let empty: [UInt8] = []
+        empty.withUnsafeBufferPointer { #expect(ByteScan.findNonURLByte($0, from: 0) == 0) }
+    }
 }

@@ -71,4 +71,54 @@ static inline size_t tributary_find_first(const uint8_t *bytes, size_t index, si
     return length;
 }
 
+#if defined(__SSE2__)
+/// The bits of the bytes of `chunk` that are not plain URL bytes: not an ASCII letter or digit, and not one of
+/// `-._~!$&'()*+,;=:@/?` (RFC 3986's unreserved and sub-delimiter characters, `:`, `@`, `/` and `?`).
+static inline unsigned tributary_chunk_non_url(__m128i chunk) {
+    // Signed compares: bytes from 0x80 up are negative, so `chunk < 0x21` catches them with the controls and space.
+    __m128i hits = _mm_or_si128(_mm_cmplt_epi8(chunk, _mm_set1_epi8(0x21)), _mm_cmpgt_epi8(chunk, _mm_set1_epi8(0x7A)));
+    hits = _mm_or_si128(hits, _mm_or_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x22)),    // "
+                                           _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x23))));  // #
+    hits = _mm_or_si128(hits, _mm_or_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x25)),    // %
+                                           _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x3C))));  // <
+    hits = _mm_or_si128(hits, _mm_or_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x3E)),    // >
+                                           _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x60))));  // `
+    // [ \ ] ^ (0x5B to 0x5E); above 0x7A (caught above) only ~ (0x7E) is plain.
+    hits = _mm_or_si128(hits, _mm_and_si128(_mm_cmpgt_epi8(chunk, _mm_set1_epi8(0x5A)),
+                                            _mm_cmplt_epi8(chunk, _mm_set1_epi8(0x5F))));
+    hits = _mm_andnot_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x7E)), hits);
+    return (unsigned)_mm_movemask_epi8(hits);
+}
+#endif
+
+/// Whether `byte` is a plain URL byte, as `tributary_chunk_non_url` tells sixteen at a time.
+static inline int tributary_is_url_byte(uint8_t byte) {
+    if ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)) return 1;
+    switch (byte) {
+    case 0x2D: case 0x2E: case 0x5F: case 0x7E: case 0x21: case 0x24: case 0x26: case 0x27: case 0x28: case 0x29:
+    case 0x2A: case 0x2B: case 0x2C: case 0x3B: case 0x3D: case 0x3A: case 0x40: case 0x2F: case 0x3F:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/// The index of the first byte of `bytes[index..<length]` that is not a plain URL byte (see
+/// `tributary_chunk_non_url`), or `length` when there is none: the sanitizer checks the links it keeps as written
+/// sixteen bytes at a time.
+static inline size_t tributary_find_non_url_byte(const uint8_t *bytes, size_t index, size_t length) {
+#if defined(__SSE2__)
+    while (index + 16 <= length) {
+        const unsigned hits = tributary_chunk_non_url(_mm_loadu_si128((const __m128i *)(const void *)(bytes + index)));
+        if (hits != 0) return index + (size_t)__builtin_ctz(hits);
+        index += 16;
+    }
+#endif
+    for (; index < length; index++) {
+        if (!tributary_is_url_byte(bytes[index])) return index;
+    }
+    return length;
+}
+
+
 #endif
