@@ -68,7 +68,8 @@ import Testing
                 bytes.withUnsafeBufferPointer { buffer in
                     for start in [0, 1, 15, 16, 17, 24, 39, 40] {
                         let expected =
-                            bytes.indices.first { $0 >= start && !Self.plainURLBytes.contains(bytes[$0]) } ?? bytes.count
+                            bytes.indices.first { $0 >= start && !Self.plainURLBytes.contains(bytes[$0]) }
+                            ?? bytes.count
                         let found = ByteScan.findNonURLByte(buffer, from: start)
                         #expect(found == expected, "byte \(value) at \(position), from \(start)")
                     }
