@@ -263,9 +263,14 @@ struct ItemBuilder {
         {
             item.dateModified = modified
         }
-        swap(&item.authors, &authors)
-        swap(&item.tags, &tags)
-        swap(&item.attachments, &attachments)
+        // Assigned, not swapped: an assignment goes through the item's setter, an `inout` access through a coroutine
+        // whose frame is allocated on the heap.
+        item.authors = authors
+        item.tags = tags
+        item.attachments = attachments
+        authors = []
+        tags = []
+        attachments = []
         if let itunesDuration, let index = item.attachments.firstIndex(where: { $0.durationInSeconds == nil }) {
             item.attachments[index].durationInSeconds = itunesDuration
         }

@@ -37,76 +37,93 @@ public struct FeedItem: Hashable, Sendable {
     /// The item's unique, stable id: non-empty, the same across runs for the same item.
     public var id: String {
         _read { yield storage.value.id }
-        _modify { yield &storage.value.id }
+        set { storage.uniqueBox().value.id = newValue }
+        _modify { yield &storage.uniqueBox().value.id }
     }
     public var url: String? {
         _read { yield storage.value.url }
-        _modify { yield &storage.value.url }
+        set { storage.uniqueBox().value.url = newValue }
+        _modify { yield &storage.uniqueBox().value.url }
     }
     public var externalURL: String? {
         _read { yield storage.value.externalURL }
-        _modify { yield &storage.value.externalURL }
+        set { storage.uniqueBox().value.externalURL = newValue }
+        _modify { yield &storage.uniqueBox().value.externalURL }
     }
     /// Plain text: no markup, no entities.
     public var title: String? {
         _read { yield storage.value.title }
-        _modify { yield &storage.value.title }
+        set { storage.uniqueBox().value.title = newValue }
+        _modify { yield &storage.uniqueBox().value.title }
     }
     /// HTML, sanitized before it reaches a renderer.
     public var contentHTML: String? {
         _read { yield storage.value.contentHTML }
-        _modify { yield &storage.value.contentHTML }
+        set { storage.uniqueBox().value.contentHTML = newValue }
+        _modify { yield &storage.uniqueBox().value.contentHTML }
     }
     public var contentText: String? {
         _read { yield storage.value.contentText }
-        _modify { yield &storage.value.contentText }
+        set { storage.uniqueBox().value.contentText = newValue }
+        _modify { yield &storage.uniqueBox().value.contentText }
     }
     /// Plain text.
     public var summary: String? {
         _read { yield storage.value.summary }
-        _modify { yield &storage.value.summary }
+        set { storage.uniqueBox().value.summary = newValue }
+        _modify { yield &storage.uniqueBox().value.summary }
     }
     public var image: String? {
         _read { yield storage.value.image }
-        _modify { yield &storage.value.image }
+        set { storage.uniqueBox().value.image = newValue }
+        _modify { yield &storage.uniqueBox().value.image }
     }
     public var bannerImage: String? {
         _read { yield storage.value.bannerImage }
-        _modify { yield &storage.value.bannerImage }
+        set { storage.uniqueBox().value.bannerImage = newValue }
+        _modify { yield &storage.uniqueBox().value.bannerImage }
     }
     public var datePublished: Date? {
         _read { yield storage.value.datePublished }
-        _modify { yield &storage.value.datePublished }
+        set { storage.uniqueBox().value.datePublished = newValue }
+        _modify { yield &storage.uniqueBox().value.datePublished }
     }
     public var dateModified: Date? {
         _read { yield storage.value.dateModified }
-        _modify { yield &storage.value.dateModified }
+        set { storage.uniqueBox().value.dateModified = newValue }
+        _modify { yield &storage.uniqueBox().value.dateModified }
     }
     public var authors: [Author] {
         _read { yield storage.value.authors }
-        _modify { yield &storage.value.authors }
+        set { storage.uniqueBox().value.authors = newValue }
+        _modify { yield &storage.uniqueBox().value.authors }
     }
     public var tags: [String] {
         _read { yield storage.value.tags }
-        _modify { yield &storage.value.tags }
+        set { storage.uniqueBox().value.tags = newValue }
+        _modify { yield &storage.uniqueBox().value.tags }
     }
     public var language: String? {
         _read { yield storage.value.language }
-        _modify { yield &storage.value.language }
+        set { storage.uniqueBox().value.language = newValue }
+        _modify { yield &storage.uniqueBox().value.language }
     }
     public var attachments: [Attachment] {
         _read { yield storage.value.attachments }
-        _modify { yield &storage.value.attachments }
+        set { storage.uniqueBox().value.attachments = newValue }
+        _modify { yield &storage.uniqueBox().value.attachments }
     }
     /// Aggregator facts: where the item came from and what else is known about it.
     public var tributary: TributaryExtension? {
         _read { yield storage.value.tributary }
-        _modify { yield &storage.value.tributary }
+        set { storage.uniqueBox().value.tributary = newValue }
+        _modify { yield &storage.uniqueBox().value.tributary }
     }
     /// Extension members other than `_tributary`, kept as they were.
     public var extensions: [String: JSONValue] {
         _read { yield storage.value.extensions }
-        _modify { yield &storage.value.extensions }
+        set { storage.uniqueBox().value.extensions = newValue }
+        _modify { yield &storage.uniqueBox().value.extensions }
     }
 
     public init(
@@ -245,75 +262,89 @@ public struct TributaryExtension: Hashable, Sendable {
     /// The id of the source that emitted the item.
     public var source: SourceID? {
         _read { yield storage.value.source }
-        _modify { yield &storage.value.source }
+        set { storage.uniqueBox().value.source = newValue }
+        _modify { yield &storage.uniqueBox().value.source }
     }
     /// The publisher as the feed names it: RSS `<source>`, which Google News uses for the outlet.
     public var origin: Origin? {
         _read { yield storage.value.origin }
-        _modify { yield &storage.value.origin }
+        set { storage.uniqueBox().value.origin = newValue }
+        _modify { yield &storage.uniqueBox().value.origin }
     }
     /// Other coverage of the same story (Google News' related articles).
     public var related: [RelatedLink] {
         _read { yield storage.value.related }
-        _modify { yield &storage.value.related }
+        set { storage.uniqueBox().value.related = newValue }
+        _modify { yield &storage.uniqueBox().value.related }
     }
     /// The original guid or Atom id, as written in the feed.
     public var guid: String? {
         _read { yield storage.value.guid }
-        _modify { yield &storage.value.guid }
+        set { storage.uniqueBox().value.guid = newValue }
+        _modify { yield &storage.uniqueBox().value.guid }
     }
     /// When Tributary first saw the item.
     public var firstSeen: Date? {
         _read { yield storage.value.firstSeen }
-        _modify { yield &storage.value.firstSeen }
+        set { storage.uniqueBox().value.firstSeen = newValue }
+        _modify { yield &storage.uniqueBox().value.firstSeen }
     }
     /// Other sources that delivered the same item (same canonical URL); the first one seen keeps it.
     public var alsoIn: [ItemReference] {
         _read { yield storage.value.alsoIn }
-        _modify { yield &storage.value.alsoIn }
+        set { storage.uniqueBox().value.alsoIn = newValue }
+        _modify { yield &storage.uniqueBox().value.alsoIn }
     }
     /// The item's copyright or licence statement as the feed gives it (Atom `rights`, `dc:rights`), plain text.
     public var rights: String? {
         _read { yield storage.value.rights }
-        _modify { yield &storage.value.rights }
+        set { storage.uniqueBox().value.rights = newValue }
+        _modify { yield &storage.uniqueBox().value.rights }
     }
     /// The entry's Atom `contributor`s (its `author`s are the item's `authors`).
     public var contributors: [FeedItem.Author] {
         _read { yield storage.value.contributors }
-        _modify { yield &storage.value.contributors }
+        set { storage.uniqueBox().value.contributors = newValue }
+        _modify { yield &storage.uniqueBox().value.contributors }
     }
     /// Every Atom `link` of the entry, in document order, when they say more than `url`, `external_url` and
     /// `attachments` do (another `rel`, a `title`, an `hreflang`, several alternates); empty otherwise.
     public var links: [Link] {
         _read { yield storage.value.links }
-        _modify { yield &storage.value.links }
+        set { storage.uniqueBox().value.links = newValue }
+        _modify { yield &storage.uniqueBox().value.links }
     }
     /// Every category of the item as written, with its scheme (RSS `domain`, Atom and Media RSS `scheme`) and label,
     /// when one of them has either (``FeedItem/tags`` are the terms); empty otherwise.
     public var categories: [Category] {
         _read { yield storage.value.categories }
-        _modify { yield &storage.value.categories }
+        set { storage.uniqueBox().value.categories = newValue }
+        _modify { yield &storage.uniqueBox().value.categories }
     }
     /// The page of the item's comments (RSS `comments`) and their feed (`wfw:commentRss`), resolved.
     public var comments: String? {
         _read { yield storage.value.comments }
-        _modify { yield &storage.value.comments }
+        set { storage.uniqueBox().value.comments = newValue }
+        _modify { yield &storage.uniqueBox().value.comments }
     }
     public var commentsFeed: String? {
         _read { yield storage.value.commentsFeed }
-        _modify { yield &storage.value.commentsFeed }
+        set { storage.uniqueBox().value.commentsFeed = newValue }
+        _modify { yield &storage.uniqueBox().value.commentsFeed }
     }
     /// A podcast episode's iTunes `block` and `explicit`, as written (`_tributary.itunes_block`,
     /// `_tributary.itunes_explicit`, the names the feed header uses).
     public var itunes: ITunes {
         _read { yield storage.value.itunes }
-        _modify { yield &storage.value.itunes }
+        set { storage.uniqueBox().value.itunes = newValue }
+        _modify { yield &storage.uniqueBox().value.itunes }
     }
     /// Where the item is (GeoRSS, simple or GML) as a GeoJSON geometry: `{"type": "Point", "coordinates": [lon,
     /// lat]}`, `LineString`, `Polygon`, or GeoRSS's `Box` (two corners). `_tributary.where`.
     public var `where`: JSONValue? {
         _read { yield storage.value.`where` }
-        _modify { yield &storage.value.`where` }
+        set { storage.uniqueBox().value.`where` = newValue }
+        _modify { yield &storage.uniqueBox().value.`where` }
     }
     /// What few items carry: Dublin Core's and Creative Commons' facts, Podlove chapters, an episode's duration and
     /// subtitle as written. Boxed behind one reference, so that the many items without any of it copy one empty
@@ -321,7 +352,8 @@ public struct TributaryExtension: Hashable, Sendable {
     /// set through ``details`` or the properties below.
     private var boxedDetails: DetailsBox? {
         _read { yield storage.value.boxedDetails }
-        _modify { yield &storage.value.boxedDetails }
+        set { storage.uniqueBox().value.boxedDetails = newValue }
+        _modify { yield &storage.uniqueBox().value.boxedDetails }
     }
 
     /// The fields of ``details``.
