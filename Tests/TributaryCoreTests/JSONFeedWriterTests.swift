@@ -159,6 +159,28 @@ import TributaryCore
         }
     }
 
+    /// Strings are scanned sixteen bytes at a time: an escape, a quote or a control character at any place of a
+    /// string (both sides of a sixteen-byte step, and in the bytes after the last one) is read as `JSONDecoder`
+    /// reads it.
+    @Test func stringsAreReadWithAnEscapeOrAControlAtAnyPlace() throws {
+        for length in [1, 15, 16, 17, 31, 32, 33, 47] {
+            for position in 0..<length {
+                let before = String(repeating: "a", count: position)
+                let after = String(repeating: "b", count: length - position - 1)
+                for escape in [#"\n"#, #"\""#, #"\\"#, #"\/"#, #"\u00e9"#] {
+                    let json = #"{"id": "x", "title": "\#(before)\#(escape)\#(after)"}"#
+                    let ours = try #require(FeedItem(json: json), "\(json)")
+                    #expect(ours == (try JSONDecoder().decode(FeedItem.self, from: Data(json.utf8))), "\(json)")
+                }
+                let withControl = "{\"id\": \"x\", \"title\": \"\(before)\u{1}\(after)\"}"
+                #expect(FeedItem(json: withControl) == nil, "\(withControl)")
+                #expect((try? JSONDecoder().decode(FeedItem.self, from: Data(withControl.utf8))) == nil)
+                let unterminated = "{\"id\": \"x\", \"title\": \"\(before)\(after)"
+                #expect(FeedItem(json: unterminated) == nil, "\(unterminated)")
+            }
+        }
+    }
+
     /// What `JSONDecoder` refuses, the reader refuses too (the store then asks `JSONDecoder` for its error).
     @Test(arguments: [
         "", "{", "[]", #"{"id": "a"} x"#, #"{"id": true}"#, #"{"id": "a", "title": 5}"#,

@@ -33,11 +33,15 @@ struct ItemIntake: Sendable {
     }
 
     /// The items the run takes from a batch the source sent.
-    func take(_ items: [FeedItem]) -> Batch {
+    func take(_ items: consuming [FeedItem]) -> Batch {
         var batch = Batch(items: [], warnings: [])
         batch.items.reserveCapacity(items.count)
         let cutoff = self.cutoff()
-        for item in items {
+        // Each item is moved out of the batch (last first, so the batch is reversed once), so that the normaliser
+        // changes the only copy of it rather than copying its fields.
+        var remaining = items
+        remaining.reverse()
+        while let item = remaining.popLast() {
             let output = normaliser.normalise(item, from: sourceID, baseURL: baseURL)
             batch.warnings += output.warnings
             if allows(output.item, cutoff: cutoff) { batch.items.append(output.item) }

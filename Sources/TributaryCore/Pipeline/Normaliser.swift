@@ -28,15 +28,19 @@ public struct Normaliser: Sendable {
     ///   - item: the item as the source emitted it.
     ///   - source: the source's id, stamped into `_tributary.source`.
     ///   - baseURL: what relative URLs resolve against when the item has no absolute `url`.
-    public func normalise(_ item: FeedItem, from source: SourceID, baseURL: URL? = nil) -> Output {
+    public func normalise(_ item: consuming FeedItem, from source: SourceID, baseURL: URL? = nil) -> Output {
+        // The item is taken, not copied: when the caller hands over its only copy, the fields below change in place
+        // (a shared item is copied once, at the first change).
         var result = item
         var warnings: [SourceWarning] = []
-        let location = item.id.isEmpty ? nil : "item \(item.id)"
+        let location = result.id.isEmpty ? nil : "item \(result.id)"
 
-        func absolute(_ value: String?, field: String, base: URL?) -> String? {
+        func absolute(_ value: String?, field: String, base: () -> URL?) -> String? {
             guard let value else { return nil }
             if FeedText.trimmingWhitespace(value).isEmpty { return nil }
-            if let resolved = Self.absoluteURL(value, base: base) { return resolved }
+            // A plain web URL (nearly every one) needs no base: the base is parsed only for the others.
+            if Self.isPlainWebURL(value) { return value }
+            if let resolved = Self.parsedAbsoluteURL(value, base: base()) { return resolved }
             warnings.append(
                 SourceWarning(
                     "dropped relative \(field) '\(value)': no absolute URL to resolve it against",
@@ -46,34 +50,49 @@ public struct Normaliser: Sendable {
             return nil
         }
 
-        result.url = absolute(item.url, field: "url", base: baseURL)
-        let itemBase = result.url.flatMap { URL(string: $0) } ?? baseURL
-        result.externalURL = absolute(item.externalURL, field: "external_url", base: itemBase)
-        result.image = absolute(item.image, field: "image", base: itemBase)
-        result.bannerImage = absolute(item.bannerImage, field: "banner_image", base: itemBase)
-        result.authors = item.authors.map { author in
-            var author = author
-            author.url = absolute(author.url, field: "author url", base: itemBase)
-            author.avatar = absolute(author.avatar, field: "author avatar", base: itemBase)
-            return author
+        result.url = absolute(result.url, field: "url", base: { baseURL })
+        // What the item's other URLs resolve against: its own URL, else the source's; parsed at the first need.
+        var parsedItemBase: URL??
+        func itemBase() -> URL? {
+            if let parsedItemBase { return parsedItemBase }
+            let base = result.url.flatMap { URL(string: $0) } ?? baseURL
+            parsedItemBase = .some(base)
+            return base
         }
-        result.attachments = item.attachments.compactMap { attachment in
-            var attachment = attachment
-            guard let url = absolute(attachment.url, field: "attachment url", base: itemBase) else { return nil }
-            attachment.url = url
-            return attachment
+        result.externalURL = absolute(result.externalURL, field: "external_url", base: itemBase)
+        result.image = absolute(result.image, field: "image", base: itemBase)
+        result.bannerImage = absolute(result.bannerImage, field: "banner_image", base: itemBase)
+        if !result.authors.isEmpty {
+            result.authors = result.authors.map { author in
+                var author = author
+                author.url = absolute(author.url, field: "author url", base: itemBase)
+                author.avatar = absolute(author.avatar, field: "author avatar", base: itemBase)
+                return author
+            }
+        }
+        if !result.attachments.isEmpty {
+            result.attachments = result.attachments.compactMap { attachment in
+                var attachment = attachment
+                guard let url = absolute(attachment.url, field: "attachment url", base: itemBase) else { return nil }
+                attachment.url = url
+                return attachment
+            }
         }
 
-        var tributary = item.tributary ?? TributaryExtension()
+        // Taken out of the item before it changes, so that the item's copy does not share (and copy) its fields.
+        var tributary = result.tributary ?? TributaryExtension()
+        result.tributary = nil
         tributary.source = source
         if var origin = tributary.origin {
             origin.url = absolute(origin.url, field: "origin url", base: itemBase)
             tributary.origin = origin
         }
-        tributary.related = tributary.related.map { link in
-            var link = link
-            link.url = absolute(link.url, field: "related url", base: itemBase)
-            return link
+        if !tributary.related.isEmpty {
+            tributary.related = tributary.related.map { link in
+                var link = link
+                link.url = absolute(link.url, field: "related url", base: itemBase)
+                return link
+            }
         }
         result.tributary = tributary
 
@@ -89,7 +108,7 @@ public struct Normaliser: Sendable {
             )
         }
 
-        result.id = FeedText.trimmingWhitespace(item.id)
+        result.id = FeedText.trimmingWhitespace(result.id)
         if result.id.isEmpty { result.id = result.derivedID() }
         return Output(item: result, warnings: warnings)
     }
