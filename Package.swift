@@ -180,20 +180,10 @@ let package = Package(
         // them the dynamic loader's symbol lookups for libxml2 and ICU touch 3.5 MiB less of the binary, and start is
         // 0.7 ms shorter (Benchmarks/README.md, "Process start"). Only this executable target has the flag, so the
         // library products stay usable as dependencies.
-        //
-        // It is also linked at a fixed address (`-no-pie`). As a position-independent executable, every start had the
-        // dynamic loader rewrite 151,677 absolute pointers in Swift's metadata and witness tables (the 3.6 MiB
-        // `.rela.dyn`), which copies every page of `.data.rel.ro`: 420 of a start's 960 page faults, 2 ms of a 10 ms
-        // `tributary --version`, and 4 to 9 MiB of every run's peak memory (Benchmarks/README.md, "Process start").
-        // The price: the executable's own code (Swift, the static Swift runtime, Foundation's C core, BoringSSL) is no
-        // longer at a random address, as with Go's default executables; the shared libraries that parse untrusted
-        // bytes in C (libxml2, SQLite, zlib) still are. README.md ("Install") says so.
         .executableTarget(
             name: "tributary",
             dependencies: ["TributaryCLI"],
-            linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux]))
-            ]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
         ),
         .target(name: "AdapterConformance", dependencies: ["TributaryCore"]),
         // Network failures (resolver, errno, TLS) in words, for the HTTP and push adapters and `simulate`.
