@@ -3,8 +3,8 @@
 /// retain instead of one for each of its strings and arrays, and an item is handed on many times between the
 /// parser, the pipeline, the store and the digest.
 ///
-/// The box is only ever changed through ``value``'s `_modify`, after making it unique, so sharing it between
-/// threads is safe although it holds a `var`.
+/// The box is only ever changed through ``uniqueBox()`` (which ``value``'s `_modify` uses), after it is made
+/// unique, so sharing it between threads is safe although it holds a `var`.
 struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     final class Box {
         /// Unchecked: a box is changed only once unique, so no two accesses can overlap, and the runtime's check

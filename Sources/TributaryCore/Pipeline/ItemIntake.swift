@@ -33,15 +33,11 @@ struct ItemIntake: Sendable {
     }
 
     /// The items the run takes from a batch the source sent.
-    func take(_ items: consuming [FeedItem]) -> Batch {
+    func take(_ items: [FeedItem]) -> Batch {
         var batch = Batch(items: [], warnings: [])
         batch.items.reserveCapacity(items.count)
         let cutoff = self.cutoff()
-        // Each item is moved out of the batch (last first, so the batch is reversed once), so that the normaliser
-        // changes the only copy of it rather than copying its fields.
-        var remaining = items
-        remaining.reverse()
-        while let item = remaining.popLast() {
+        for item in items {
             let output = normaliser.normalise(item, from: sourceID, baseURL: baseURL)
             batch.warnings += output.warnings
             if allows(output.item, cutoff: cutoff) { batch.items.append(output.item) }

@@ -29,8 +29,8 @@ public struct Normaliser: Sendable {
     ///   - source: the source's id, stamped into `_tributary.source`.
     ///   - baseURL: what relative URLs resolve against when the item has no absolute `url`.
     public func normalise(_ item: consuming FeedItem, from source: SourceID, baseURL: URL? = nil) -> Output {
-        // The item is taken, not copied: when the caller hands over its only copy, the fields below change in place
-        // (a shared item is copied once, at the first change).
+        // Taken, not borrowed: when the caller hands over its only copy, the fields below change in place (a shared
+        // item is copied once, at the first change).
         var result = item
         var warnings: [SourceWarning] = []
         let location = result.id.isEmpty ? nil : "item \(result.id)"
@@ -38,9 +38,7 @@ public struct Normaliser: Sendable {
         func absolute(_ value: String?, field: String, base: () -> URL?) -> String? {
             guard let value else { return nil }
             if FeedText.trimmingWhitespace(value).isEmpty { return nil }
-            // A plain web URL (nearly every one) needs no base: the base is parsed only for the others.
-            if Self.isPlainWebURL(value) { return value }
-            if let resolved = Self.parsedAbsoluteURL(value, base: base()) { return resolved }
+            if let resolved = Self.absoluteURL(value, base: base) { return resolved }
             warnings.append(
                 SourceWarning(
                     "dropped relative \(field) '\(value)': no absolute URL to resolve it against",
@@ -117,7 +115,13 @@ public struct Normaliser: Sendable {
     /// `nil` when it is relative and there is no base (or it is not a URL at all). A protocol-relative URL
     /// (`//host/path`) takes the base's scheme, else `https`.
     public static func absoluteURL(_ text: String, base: URL?) -> String? {
-        isPlainWebURL(text) ? text : parsedAbsoluteURL(text, base: base)
+        absoluteURL(text, base: { base })
+    }
+
+    /// The same, with the base made only when `text` needs one: a plain web URL (nearly every one) is returned as it
+    /// is, so an item's own URL is parsed as a base only for its relative ones.
+    static func absoluteURL(_ text: String, base: () -> URL?) -> String? {
+        isPlainWebURL(text) ? text : parsedAbsoluteURL(text, base: base())
     }
 
     /// ``absoluteURL(_:base:)`` through `URL`.
