@@ -120,5 +120,4 @@ static inline size_t tributary_find_non_url_byte(const uint8_t *bytes, size_t in
     return length;
 }
 
-
 #endif

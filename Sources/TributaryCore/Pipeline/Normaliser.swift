@@ -28,9 +28,7 @@ public struct Normaliser: Sendable {
     ///   - item: the item as the source emitted it.
     ///   - source: the source's id, stamped into `_tributary.source`.
     ///   - baseURL: what relative URLs resolve against when the item has no absolute `url`.
-    public func normalise(_ item: consuming FeedItem, from source: SourceID, baseURL: URL? = nil) -> Output {
-        // Taken, not borrowed: when the caller hands over its only copy, the fields below change in place (a shared
-        // item is copied once, at the first change).
+    public func normalise(_ item: FeedItem, from source: SourceID, baseURL: URL? = nil) -> Output {
         var result = item
         var warnings: [SourceWarning] = []
         let location = result.id.isEmpty ? nil : "item \(result.id)"
