@@ -99,8 +99,12 @@ public struct DigestBuilder: Sendable {
     /// - Returns: The digest, with every string chosen and every date formatted.
     public func build(items: [FeedItem], statuses: [SourceStatus]) -> Digest {
         let formats = DateFormats(timeZone: timeZone)
-        let grouped = group(items, outline: ItemOutline.init, formats: formats)
-        let outline = outline(of: grouped, statuses: statuses, formats: formats)
+        let grouped = group(items, formats: formats) { ($0.datePublished ?? $0.dateModified, $0.tributary?.firstSeen) }
+        let outline = outline(
+            of: grouped.map { (id: $0.id, heading: $0.heading, outlines: $0.elements.map(ItemOutline.init)) },
+            statuses: statuses,
+            formats: formats
+        )
         let maker = EntryMaker(builder: self, outline: outline, formats: formats)
         return Digest(
             outline,
@@ -118,7 +122,13 @@ public struct DigestBuilder: Sendable {
     ///   - statuses: One status per source, in feeds.json order.
     public func outline(of items: [ItemOutline], statuses: [SourceStatus]) -> DigestOutline {
         let formats = DateFormats(timeZone: timeZone)
-        return outline(of: group(items, outline: { $0 }, formats: formats), statuses: statuses, formats: formats)
+        // The outlines are the grouped elements themselves: each day holds them once, not a second copy.
+        let days = group(items, formats: formats) { ($0.datePublished ?? $0.dateModified, $0.firstSeen) }
+        return outline(
+            of: days.map { (id: $0.id, heading: $0.heading, outlines: $0.elements) },
+            statuses: statuses,
+            formats: formats
+        )
     }
 
     /// What makes the entries of `outline`'s items, a batch at a time, as ``build(items:statuses:)`` makes them.
@@ -159,21 +169,22 @@ public struct DigestBuilder: Sendable {
     // MARK: - Days
 
     /// Groups elements (items or their outlines) by day, newest day first, keeping their order inside a day.
+    /// `dates` gives what places an element in a day: its own date (published, else modified) and when it was first
+    /// seen.
     private func group<Element>(
         _ elements: [Element],
-        outline: (Element) -> ItemOutline,
-        formats: DateFormats
-    ) -> [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])] {
-        var days: [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])] = []
+        formats: DateFormats,
+        dates: (Element) -> (own: Date?, firstSeen: Date?)
+    ) -> [(id: String, heading: String, elements: [Element])] {
+        var days: [(id: String, heading: String, elements: [Element])] = []
         var dayIndexes: [String: Int] = [:]
         // Items come in digest order, so the next one is most often of the day before it: no lookup then.
         var last: (id: String, index: Int)?
         for element in elements {
-            let item = outline(element)
-            let ownDate = item.datePublished ?? item.dateModified
+            let (ownDate, firstSeen) = dates(element)
             let dayDate =
                 if let ownDate, Self.isDateOnly(ownDate) { formats.sameWallClockTime(asUTC: ownDate) } else {
-                    ownDate ?? item.firstSeen ?? generatedAt
+                    ownDate ?? firstSeen ?? generatedAt
                 }
             let dayID = formats.dayID(dayDate)
             let index: Int
@@ -184,18 +195,17 @@ public struct DigestBuilder: Sendable {
             } else {
                 index = days.count
                 dayIndexes[dayID] = index
-                days.append((dayID, formats.heading(dayDate), [], []))
+                days.append((dayID, formats.heading(dayDate), []))
             }
             last = (dayID, index)
-            days[index].outlines.append(item)
             days[index].elements.append(element)
         }
         // `YYYY-MM-DD` sorts like the days it names (for four-digit years).
         return days.sorted { $0.id > $1.id }
     }
 
-    private func outline<Element>(
-        of days: [(id: String, heading: String, outlines: [ItemOutline], elements: [Element])],
+    private func outline(
+        of days: [(id: String, heading: String, outlines: [ItemOutline])],
         statuses: [SourceStatus],
         formats: DateFormats
     ) -> DigestOutline {

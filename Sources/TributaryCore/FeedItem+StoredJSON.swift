@@ -234,6 +234,11 @@ extension FeedItem {
                 return true
             }
             guard valid else { return nil }
+            // Most items have none of the rarely present fields: no empty `Details` is then built and compared.
+            let hasDetails =
+                created != nil || expires != nil || license != nil || publisher != nil || chapters != nil
+                || duration != nil || subtitle != nil || languages != nil || bases != nil || rightsHTML != nil
+                || commentsAPI != nil
             return TributaryExtension(
                 source: source.map(SourceID.init(rawValue:)),
                 origin: origin,
@@ -249,19 +254,21 @@ extension FeedItem {
                 commentsFeed: commentsFeed,
                 itunes: TributaryExtension.ITunes(block: block, explicit: explicit),
                 where: place,
-                details: TributaryExtension.Details(
-                    created: created,
-                    expires: expires,
-                    license: license,
-                    publisher: publisher,
-                    chapters: chapters,
-                    itunesDuration: duration,
-                    itunesSubtitle: subtitle,
-                    languages: languages ?? [:],
-                    bases: bases ?? [:],
-                    rightsHTML: rightsHTML,
-                    commentsAPI: commentsAPI
-                )
+                details: !hasDetails
+                    ? nil
+                    : TributaryExtension.Details(
+                        created: created,
+                        expires: expires,
+                        license: license,
+                        publisher: publisher,
+                        chapters: chapters,
+                        itunesDuration: duration,
+                        itunesSubtitle: subtitle,
+                        languages: languages ?? [:],
+                        bases: bases ?? [:],
+                        rightsHTML: rightsHTML,
+                        commentsAPI: commentsAPI
+                    )
             )
         }
 

@@ -21,6 +21,33 @@ import TributaryCore
         #expect(FeedText.plainText(input) == expected)
     }
 
+    /// Runs of plain bytes are copied sixteen bytes at a time: markup, references and white space at any place in
+    /// and around a run longer than one step are read as they are alone.
+    @Test(arguments: [
+        ("<b>", ""), ("&amp;", "&"), (" \t\n ", " "), ("&#160;", "\u{A0}"), ("\u{A0}", "\u{A0}"), ("<br>", " "),
+        ("a < b", "a < b"), ("&bogus;", "&bogus;"), ("é", "é"), ("©", "©"), ("\u{1}", "\u{1}"), ("<!-- c -->", ""),
+    ])
+    func plainRunsAroundMarkupAtAnyPlace(_ inserted: String, _ reading: String) {
+        for before in 0...40 {
+            let head = String(repeating: "x", count: before)
+            let tail = String(repeating: "y", count: 40 - before)
+            var expected = head + reading + tail
+            // White space (and a no-break space) at either end is trimmed.
+            while let first = expected.first, first == " " || first == "\u{A0}" { expected.removeFirst() }
+            while let last = expected.last, last == " " || last == "\u{A0}" { expected.removeLast() }
+            #expect(FeedText.plainText(head + inserted + tail) == expected, "\(before) bytes before \(inserted)")
+        }
+    }
+
+    /// Every block and the line break separate words; every other element does not, whatever the length of its name.
+    @Test func separatingWordsFollowsTheListOfBlocks() {
+        for name in HTMLElements.blocks { #expect(HTMLElements.separatesWords(name), "\(name)") }
+        #expect(HTMLElements.separatesWords("br"))
+        for name in ["a", "b", "i", "q", "s", "u", "em", "tt", "span", "strong", "sup", "x", "blockquotes"] {
+            #expect(!HTMLElements.separatesWords(name), "\(name)")
+        }
+    }
+
     /// In text, HTML reads a legacy name (`&amp`, `&copy`, `&eacute`: HTML 4's Latin-1 ones) without its `;`, the
     /// longest that starts the name, as browsers and Python's `html.unescape` (feedparser's reading) do; other names
     /// need theirs.

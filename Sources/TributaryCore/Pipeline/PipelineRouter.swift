@@ -109,7 +109,7 @@ struct PipelineRouter {
     /// moved out rather than copied (50,000 copies, then 50,000 frees with the router, were a tenth of a second on
     /// one core at the end of a 1,000-feed run).
     mutating func result() -> PipelineResult {
-        let outlines = entries.outlinesInDigestOrder()
+        let outlines = entries.takeOutlinesInDigestOrder()
         var items: [FeedItem] = []
         if settings.holdsItems {
             items.reserveCapacity(outlines.count)
@@ -839,12 +839,13 @@ private struct KeptItems {
     }
 
     /// The kept items' outlines in digest order (``ItemOrdering/Position``), sorting small places rather than the
-    /// entries themselves.
-    func outlinesInDigestOrder() -> [ItemOutline] {
+    /// entries themselves. The outlines move out (the run is over): copying them and then releasing the entries was
+    /// two reference-count changes for each string of 50,000 outlines, on one core at the end of the run.
+    mutating func takeOutlinesInDigestOrder() -> [ItemOutline] {
         var places: [(position: ItemOrdering.Position, slot: Int32)] = []
         places.reserveCapacity(slots.count)
-        for (slot, entry) in slots.enumerated() {
-            if let entry { places.append((entry.position, Int32(slot))) }
+        for slot in slots.indices {
+            if let position = slots[slot]?.position { places.append((position, Int32(slot))) }
         }
         places.sort { $0.position < $1.position }
         // Sized once: grown step by step, the last step held the old and the new buffer (10 MiB at 50,000 items)
@@ -852,8 +853,9 @@ private struct KeptItems {
         var outlines: [ItemOutline] = []
         outlines.reserveCapacity(places.count)
         for place in places {
-            if let outline = slots[Int(place.slot)]?.outline { outlines.append(outline) }
+            if let outline = slots[Int(place.slot)].take()?.outline { outlines.append(outline) }
         }
+        slots = []
         return outlines
     }
 }

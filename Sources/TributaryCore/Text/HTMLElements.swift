@@ -29,6 +29,12 @@ public enum HTMLElements {
     /// block or a line break does; an inline element (`b`, `a`, `sup` in `ft<sup>2</sup>`, `abbr`, any other)
     /// does not, as a browser shows them.
     public static func separatesWords(_ name: String) -> Bool {
-        name == "br" || blocks.contains(name)
+        switch name.utf8.count {
+        // `p` is the one block named by one letter (`a`, `b`, `i`, `q`, `s`, `u` are inline): the commonest tags
+        // of an excerpt are then told apart without hashing their names.
+        case 1: name == "p"
+        case 2: name == "br" || blocks.contains(name)
+        default: blocks.contains(name)
+        }
     }
 }
