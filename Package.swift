@@ -264,7 +264,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTMLSanitizerTests",
-            dependencies: ["HTMLSanitizer", "AdapterConformance", "FeedParser", "TributaryCore"],
+            dependencies: ["HTMLSanitizer", "AdapterConformance", "CByteScan", "FeedParser", "TributaryCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "AdapterConformanceTests", dependencies: ["AdapterConformance", "TributaryCore"]),

@@ -49,10 +49,18 @@ enum ElementKind: UInt8 {
     ///
     /// `atomNamespace` is a namespace read as Atom's besides its own (lower-cased): none (`""`) for a `<feed>`
     /// written without one, or the wrong one a `<feed>` root was written in (`https://www.w3.org/2005/Atom`).
-    static func classify(namespace: String, localName: String, atomNamespace: String? = nil) -> ElementKind {
+    /// `rssNamespace` is the same for RSS: the namespace an `<rss>` root was written in that is no RSS one
+    /// (`https://cyber.harvard.edu/rss/rss.html`, the address of the RSS 2.0 specification).
+    static func classify(
+        namespace: String,
+        localName: String,
+        atomNamespace: String? = nil,
+        rssNamespace: String? = nil
+    ) -> ElementKind {
         let localName = localName.lowercased()
         var namespace = namespace.lowercased()
         if let atomNamespace, namespace == atomNamespace { return atom(localName) ?? .other }
+        if let rssNamespace, namespace == rssNamespace { return rss(localName) ?? .other }
         // A module's namespace written without its last slash (`http://purl.org/dc/elements/1.1`, rss-parser's
         // podcast test feed) is that module's: feedparser reads such elements by their prefix.
         if !namespace.isEmpty, !namespace.hasSuffix("/"), slashEndedNamespaces.contains(namespace + "/") {

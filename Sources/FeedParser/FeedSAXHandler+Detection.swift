@@ -20,11 +20,25 @@ extension FeedSAXHandler {
         let kind = ElementKind.classify(
             namespace: namespace.map { String(cString: $0) } ?? "",
             localName: String(cString: localName),
-            atomNamespace: atomNamespace
+            atomNamespace: atomNamespace,
+            rssNamespace: rssNamespace
         )
         cache[slot] = CacheEntry(localName: localName, namespace: namespace, kind: kind)
         overflow[key] = kind
         return kind
+    }
+
+    /// The RSS version an `<rss>` root's `version` attribute names.
+    static func rssFormat(version: String?) -> FeedFormat {
+        switch version?.trimmingCharacters(in: .whitespaces) {
+        case "0.91": .rss091
+        case "0.92": .rss092
+        case "0.90", "0.9": .rss090
+        case "0.93": .rss093
+        case "0.94": .rss094
+        case nil, "": .rss
+        default: .rss20
+        }
     }
 
     /// Atom 1.0 for its namespace, Atom 0.3 for 0.3's and the drafts' before it.
@@ -42,15 +56,7 @@ extension FeedSAXHandler {
         rootSeen = true
         switch kind {
         case .rss:
-            switch attributes.value("version")?.trimmingCharacters(in: .whitespaces) {
-            case "0.91": format = .rss091
-            case "0.92": format = .rss092
-            case "0.90", "0.9": format = .rss090
-            case "0.93": format = .rss093
-            case "0.94": format = .rss094
-            case nil, "": format = .rss
-            default: format = .rss20
-            }
+            format = Self.rssFormat(version: attributes.value("version"))
         case .channel:
             // CDF: the channel is the root, its address and date in attributes.
             format = .cdf
@@ -90,6 +96,17 @@ extension FeedSAXHandler {
                     warn("the feed's namespace \(uri) is not Atom's (http://www.w3.org/2005/Atom); read as Atom")
                 }
                 format = attributes.value("version") == "0.3" ? .atom03 : .atom10
+            } else if name.lowercased() == "rss", let namespace {
+                // An RSS document in a namespace that is no RSS one (`xmlns="https://cyber.harvard.edu/rss/rss.html"`,
+                // the specification's address, on a news site): its elements in that namespace are read as RSS, as
+                // feedparser reads them. (Without a namespace, `<rss>` is RSS's own and never comes here.)
+                let uri = String(cString: namespace)
+                rssNamespace = uri.lowercased()
+                cache = cache.map { _ in CacheEntry(localName: nil, namespace: nil, kind: .other) }
+                overflow.removeAll()
+                stack[0].kind = .rss
+                warn("the feed's namespace \(uri) is not RSS's (RSS 2.0 has none); read as RSS")
+                format = Self.rssFormat(version: attributes.value("version"))
             } else if name.lowercased() == "rdf" {
                 // An RSS 1.0 document whose <rdf:RDF> lost its prefix or namespace: its items are still items.
                 format = .rss10

@@ -144,8 +144,11 @@ final class FeedSAXHandler {
     /// Ends libxml2 reports for elements it was made to keep open after a stray end tag; see ``error(_:context:)``.
     @exclusivity(unchecked) var strayEnds = 0
     var depthWarned = false
-    /// A namespace read as Atom's besides its own (see ``ElementKind/classify(namespace:localName:atomNamespace:)``).
+    /// A namespace read as Atom's besides its own (see ``ElementKind/classify(namespace:localName:atomNamespace:rssNamespace:)``).
     var atomNamespace: String?
+    /// A namespace read as RSS's: the one an `<rss>` root was written in (see
+    /// ``ElementKind/classify(namespace:localName:atomNamespace:rssNamespace:)``).
+    var rssNamespace: String?
     @exclusivity(unchecked) var cache = [CacheEntry](
         repeating: CacheEntry(localName: nil, namespace: nil, kind: .other),
         count: 1024

@@ -1,3 +1,4 @@
+import CByteScan
 import CLibXML2
 import Foundation
 public import TributaryCore
@@ -23,10 +24,11 @@ public final class StreamingFeedParser {
     private var prefix: [UInt8] = []
     /// While the prefix is held: whether its encoding is known without looking further (a BOM, a declaration, an
     /// HTTP charset or an override), once ``sniffLength`` bytes are in; and how far it was checked for non-ASCII.
-    /// Whether the document is ASCII-compatible, so that NUL bytes are dropped and start tags watched
-    /// (``StartTagGuard``) before libxml2 sees them; and whether each was reported.
+    /// Whether the document is ASCII-compatible, so that NUL bytes and other control characters are dropped and
+    /// start tags watched (``StartTagGuard``) before libxml2 sees them; and whether each was reported.
     private var asciiCompatible = false
     private var nulReported = false
+    private var controlsReported = false
     private var tagGuard = StartTagGuard()
     private var cutTagsReported = 0
     private var encodingStated: Bool?
@@ -293,21 +295,36 @@ public final class StreamingFeedParser {
         try filter(bytes) { try feedFiltered($0) }
     }
 
-    /// Passes `bytes` on without NUL bytes and with start tags cut at ``StartTagGuard/limit`` attributes, warning
-    /// once about each.
+    /// Passes `bytes` on without the control characters XML forbids (NUL among them) and with start tags cut at
+    /// ``StartTagGuard/limit`` attributes, warning once about each. libxml2 stops at a NUL, and a control character
+    /// inside a CDATA section (a torrent tracker's `<description><![CDATA[...\u{6}...`) made it give up the rest of
+    /// the feed; outside one it drops them itself. In an ISO-2022 document, whose escapes are control bytes, only
+    /// NUL is dropped.
     private func filter(
         _ bytes: UnsafeRawBufferPointer,
         _ feed: (UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
-        guard let start = bytes.baseAddress else { return }
-        if memchr(start, 0, bytes.count) != nil {
-            if !nulReported {
-                nulReported = true
-                handler.warnings.append(
-                    SourceWarning("the document holds NUL bytes, which XML does not allow; they were dropped")
-                )
+        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let escapesAreControls = handler.documentEncoding?.uppercased().contains("2022") == true
+        let first: Int
+        if escapesAreControls {
+            first = memchr(start, 0, bytes.count).map { UnsafeRawPointer(start).distance(to: $0) } ?? bytes.count
+        } else {
+            first = tributary_find_xml_control(start, 0, bytes.count)
+        }
+        if first < bytes.count {
+            var kept: [UInt8] = []
+            kept.reserveCapacity(bytes.count)
+            kept.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<first]))
+            for byte in UnsafeRawBufferPointer(rebasing: bytes[first...]) {
+                if byte == 0 {
+                    reportDropped(nul: true)
+                } else if !escapesAreControls, tributary_is_xml_forbidden_control(byte) != 0 {
+                    reportDropped(nul: false)
+                } else {
+                    kept.append(byte)
+                }
             }
-            let kept = bytes.filter { $0 != 0 }
             try kept.withUnsafeBytes { try tagGuard.process($0, feed) }
         } else {
             try tagGuard.process(bytes, feed)
@@ -322,6 +339,26 @@ public final class StreamingFeedParser {
                 )
             }
             cutTagsReported = tagGuard.cutTags
+        }
+    }
+
+    /// Warns once about dropped NUL bytes and once about other dropped control characters.
+    private func reportDropped(nul: Bool) {
+        if nul {
+            guard !nulReported else { return }
+            nulReported = true
+            handler.warnings.append(
+                SourceWarning("the document holds NUL bytes, which XML does not allow; they were dropped")
+            )
+        } else {
+            guard !controlsReported else { return }
+            controlsReported = true
+            handler.warnings.append(
+                SourceWarning(
+                    "the document holds control characters (below U+0020, other than tab and line breaks), which "
+                        + "XML does not allow; they were dropped"
+                )
+            )
         }
     }
 

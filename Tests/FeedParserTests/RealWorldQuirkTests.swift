@@ -22,6 +22,30 @@ import TributaryCore
         #expect(items[1].contentHTML == "Brøndby<br>")
     }
 
+    /// An RSS 2.0 feed written in the namespace of the specification's address
+    /// (`xmlns="https://cyber.harvard.edu/rss/rss.html"`, a Ukrainian news site's) was refused as "not a feed"; it is
+    /// read as RSS, as feedparser reads it, with a warning to its author.
+    @Test func rssInTheSpecificationsAddressAsNamespaceIsRead() throws {
+        let parsed = try FixtureSupport.parseFixture("rss-in-specification-address-namespace.xml")
+        #expect(parsed.metadata?.title == "suspilne.news")
+        #expect(parsed.metadata?.link == "https://suspilne.media/")
+        #expect(parsed.metadata?.format == .rss20)
+        #expect(
+            parsed.items.map(\.url) == [
+                "https://suspilne.media/645026-torgivla-miz-rosieu-ta-kitaem-u-2023-roci-perevisila-200-mlrd-dolariv-new-york-times/",
+                "https://suspilne.media/644674-u-sahnovsini-pohovaut-molodsogo-serzanta-akij-vouvav-na-bahmutskomu-napramku/",
+            ]
+        )
+        #expect(parsed.items.first?.title?.hasPrefix("Торгівля між Росією та Китаєм у 2023 році") == true)
+        #expect(parsed.items.last?.datePublished == (try date("2023-12-21T22:41:44Z")))
+        #expect(parsed.items.allSatisfy { $0.contentHTML?.isEmpty == false })
+        #expect(
+            parsed.warnings.map(\.message) == [
+                "the feed's namespace https://cyber.harvard.edu/rss/rss.html is not RSS's (RSS 2.0 has none); read as RSS"
+            ]
+        )
+    }
+
     /// An Atom feed inside an XHTML page (feedjira's sample feeds have one) is read, as feedparser reads it, with a
     /// warning; the page's own elements and a second feed after the first are not.
     @Test func aFeedInsideAnotherDocumentIsReadWithAWarning() throws {

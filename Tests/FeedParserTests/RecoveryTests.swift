@@ -26,6 +26,49 @@ import TributaryCore
         return whole
     }
 
+    /// A control character XML forbids inside a CDATA section (a torrent tracker pastes MediaInfo reports, escape
+    /// sequences and all) made libxml2 give up the rest of the feed: the first item lost its description, link and
+    /// date, and every later item was lost. The characters are dropped before libxml2 sees them, at any chunk
+    /// boundary, with one warning.
+    @Test func controlCharactersInsideCDATALoseNothingElse() throws {
+        let result = try parseEverySplit(try FixtureSupport.bytes("broken-control-characters-in-cdata.xml"))
+        #expect(
+            result.items.map(\.url) == [
+                "https://tracker.example/torrent/1001", "https://tracker.example/torrent/1002",
+                "https://tracker.example/torrent/1003",
+            ]
+        )
+        #expect(
+            result.items.map(\.title) == [
+                "Documentary (2024) WEB-DL 1080p", "Concert (2023) BDRip", "Series S01 complete",
+            ]
+        )
+        #expect(
+            result.items.first?.contentHTML == "<b>Video:</b> AVC, 1920x1080  <b>Audio:</b> AAC 2.0<br>Tracks[0m: 2"
+        )
+        #expect(result.items.last?.contentHTML == "Ten episodes in one pack")
+        #expect(result.items.allSatisfy { $0.datePublished != nil })
+        #expect(
+            result.warnings.map(\.message) == [
+                "the document holds control characters (below U+0020, other than tab and line breaks), which XML does "
+                    + "not allow; they were dropped"
+            ]
+        )
+    }
+
+    /// In an ISO-2022 document the escapes that switch character sets are control bytes: they are kept.
+    @Test func iso2022EscapesAreNotDroppedAsControls() throws {
+        let document =
+            "<?xml version=\"1.0\" encoding=\"iso-2022-jp\"?><rss version=\"2.0\"><channel><title>日本語のタイトル</title>"
+            + "<item><title>記事</title><guid>1</guid></item></channel></rss>"
+        let bytes = try #require(document.data(using: .iso2022JP))
+        #expect(bytes.contains(0x1B))
+        let result = try FixtureSupport.parse(Array(bytes))
+        #expect(result.metadata?.title == "日本語のタイトル")
+        #expect(result.items.map(\.title) == ["記事"])
+        #expect(result.warnings.isEmpty)
+    }
+
     @Test func aStrayEndTagDoesNotLoseTheEntriesAfterIt() throws {
         // libxml2 alone closes the innermost element at `</div>`, then the feed at the entry's `</entry>`, and stops
         // at the next `<entry>` ("Extra content at the end of the document"): only the first entry was kept.

@@ -1,3 +1,4 @@
+import CByteScan
 import Testing
 
 @testable import HTMLSanitizer
@@ -78,5 +79,29 @@ import Testing
         }
         let empty: [UInt8] = []
         empty.withUnsafeBufferPointer { #expect(ByteScan.findNonURLByte($0, from: 0) == 0) }
+    }
+
+    /// The parser's scan for the control characters XML forbids (every byte below 0x20 but tab, line feed and
+    /// carriage return), against a byte-by-byte reference.
+    @Test func findsTheFirstControlCharacterXMLForbidsForEveryByteValue() {
+        let run = Array("<title>Line one\n\tline two\r\nend!!</title>".utf8)
+        #expect(run.count == 40)
+        for value in UInt8.min...UInt8.max {
+            for position in run.indices {
+                var bytes = run
+                bytes[position] = value
+                bytes.withUnsafeBufferPointer { buffer in
+                    for start in [0, 1, 15, 16, 17, 24, 39, 40] {
+                        let expected =
+                            bytes.indices.first {
+                                $0 >= start && bytes[$0] < 0x20 && ![0x09, 0x0A, 0x0D].contains(bytes[$0])
+                            }
+                            ?? bytes.count
+                        let found = tributary_find_xml_control(buffer.baseAddress, start, buffer.count)
+                        #expect(found == expected, "byte \(value) at \(position), from \(start)")
+                    }
+                }
+            }
+        }
     }
 }

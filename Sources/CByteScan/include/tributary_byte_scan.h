@@ -120,4 +120,35 @@ static inline size_t tributary_find_non_url_byte(const uint8_t *bytes, size_t in
     return length;
 }
 
+/// Whether `byte` is a control character that XML 1.0 forbids in a document: below 0x20, NUL included, but tab,
+/// line feed and carriage return.
+static inline int tributary_is_xml_forbidden_control(uint8_t byte) {
+    return byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D;
+}
+
+/// The index of the first byte of `bytes[index..<length]` that is a control character XML forbids (see
+/// `tributary_is_xml_forbidden_control`), or `length` when there is none: the parser drops them before libxml2, which
+/// gives up on one inside a CDATA section and loses the rest of the feed.
+static inline size_t tributary_find_xml_control(const uint8_t *bytes, size_t index, size_t length) {
+#if defined(__SSE2__)
+    const __m128i highest = _mm_set1_epi8(0x1F);
+    const __m128i tab = _mm_set1_epi8(0x09), line_feed = _mm_set1_epi8(0x0A), carriage_return = _mm_set1_epi8(0x0D);
+    while (index + 16 <= length) {
+        const __m128i chunk = _mm_loadu_si128((const __m128i *)(const void *)(bytes + index));
+        // byte <= 0x1F  <=>  min(byte, 0x1F) == byte (unsigned).
+        const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(chunk, highest), chunk);
+        const __m128i allowed = _mm_or_si128(_mm_cmpeq_epi8(chunk, tab),
+                                             _mm_or_si128(_mm_cmpeq_epi8(chunk, line_feed),
+                                                          _mm_cmpeq_epi8(chunk, carriage_return)));
+        const unsigned hits = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(allowed, low));
+        if (hits != 0) return index + (size_t)__builtin_ctz(hits);
+        index += 16;
+    }
+#endif
+    for (; index < length; index++) {
+        if (tributary_is_xml_forbidden_control(bytes[index])) return index;
+    }
+    return length;
+}
+
 #endif
