@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// Cleans and bounds the input before libxml2 sees it, so that time and memory stay bounded whatever it holds.
 ///
 /// libxml2 2.9's HTML parser compares every end tag with each open element and every attribute with the earlier
@@ -140,6 +142,7 @@ enum InputBounds {
                     open.removeSubrange(match...)
                 }
             } else if !selfClosing, !voidNames.contains(name) {
+                closeImplied(by: name, open: &open, openCounts: &openCounts)
                 open.append(name)
                 openCounts[name, default: 0] += 1
                 if open.count > nestingLimit { return Array(bytes[..<tagStart]) }
@@ -149,6 +152,57 @@ enum InputBounds {
     }
 
     // MARK: - Private
+
+    /// What a start tag closes without an end tag, as HTML's parsers (libxml2's among them) close it: a cell the
+    /// row's open cell, a row the open row, an item the list's open item, a block an open paragraph. An element of
+    /// `closes` is closed when it is open above every element of `scope` (the table, the list) and at most
+    /// ``impliedEndReach`` levels down. Without this, a table written without end tags (research.swtch.com's, 480
+    /// cells) or 600 paragraphs without `</p>` counted as nested 512 deep and lost the rest of the post.
+    private static let impliedEnds: [UInt64: (closes: Set<UInt64>, scope: Set<UInt64>)] = {
+        func hashes(_ names: [String]) -> Set<UInt64> { Set(names.map { hash(ArraySlice($0.utf8)) }) }
+        let cells = (closes: hashes(["td", "th"]), scope: hashes(["tr", "table", "thead", "tbody", "tfoot"]))
+        let rows = (closes: hashes(["tr"]), scope: hashes(["table", "thead", "tbody", "tfoot"]))
+        let sections = (closes: hashes(["thead", "tbody", "tfoot"]), scope: hashes(["table"]))
+        let items = (closes: hashes(["li"]), scope: hashes(["ul", "ol", "menu"]))
+        let terms = (closes: hashes(["dt", "dd"]), scope: hashes(["dl"]))
+        let options = (closes: hashes(["option"]), scope: hashes(["select", "datalist", "optgroup"]))
+        let paragraph = (
+            closes: hashes(["p"]),
+            scope: hashes(["td", "th", "table", "caption", "button", "object", "marquee", "applet", "html", "li"])
+        )
+        var ends: [UInt64: (closes: Set<UInt64>, scope: Set<UInt64>)] = [:]
+        for (names, rule) in [
+            (["td", "th"], cells), (["tr"], rows), (["thead", "tbody", "tfoot"], sections), (["li"], items),
+            (["dt", "dd"], terms), (["option"], options),
+        ] {
+            for name in hashes(names) { ends[name] = rule }
+        }
+        for name in hashes(HTMLElements.blocks.filter { !["li", "dd", "dt", "td", "th", "tr"].contains($0) } + ["p"]) {
+            ends[name] = ends[name] ?? paragraph
+        }
+        return ends
+    }()
+
+    /// How far down the open elements an implied end looks: hostile input cannot make every start tag search a
+    /// deep stack.
+    private static let impliedEndReach = 32
+
+    /// Closes what the start tag `name` closes without an end tag (see ``impliedEnds``).
+    private static func closeImplied(by name: UInt64, open: inout [UInt64], openCounts: inout [UInt64: Int]) {
+        guard let rule = impliedEnds[name], !open.isEmpty else { return }
+        var index = open.count - 1
+        let lowest = max(0, open.count - impliedEndReach)
+        while index >= lowest {
+            let element = open[index]
+            if rule.closes.contains(element) {
+                for closed in open[index...] { openCounts[closed, default: 1] -= 1 }
+                open.removeSubrange(index...)
+                return
+            }
+            if rule.scope.contains(element) { return }
+            index -= 1
+        }
+    }
 
     /// Whether any byte of `utf8` is one ``prepare(_:maximumBytes:)`` changes: a C0 control other than tab and
     /// line feed, or DEL (sixteen bytes at a time). C1 controls pass: ``HTMLWriter`` writes them as feedparser

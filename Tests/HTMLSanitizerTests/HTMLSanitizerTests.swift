@@ -250,6 +250,37 @@ import Testing
         #expect(clean(output) == output)
     }
 
+    /// Elements HTML closes without an end tag (cells, rows, list items, paragraphs) do not count as nested: a
+    /// table written without end tags (research.swtch.com's posts, 480 cells) or 600 paragraphs without `</p>` were
+    /// cut at the 512th and lost the rest of the post.
+    @Test func elementsClosedWithoutEndTagsAreNotCountedAsNested() {
+        let rows = (1...600).map { "<tr><td>\($0)<td>zero" }.joined()
+        let table = clean("<table>\(rows)</table><p>The missing entries are zeros.")
+        #expect(table.contains("<td>600</td>"))
+        #expect(table.hasSuffix("<p>The missing entries are zeros.</p>"))
+        let paragraphs = clean((1...600).map { "<p>Paragraph \($0)" }.joined())
+        #expect(paragraphs.hasSuffix("<p>Paragraph 600</p>"))
+        #expect(paragraphs.components(separatedBy: "<p>").count - 1 == 600)
+        let list = clean("<ul>" + (1...600).map { "<li><p>Item \($0)" }.joined() + "</ul><p>After")
+        #expect(list.contains("<li><p>Item 600</p></li>"))
+        #expect(list.hasSuffix("<p>After</p>"))
+        let terms = clean("<dl>" + (1...600).map { "<dt>Term \($0)<dd>Meaning" }.joined() + "</dl>")
+        #expect(terms.contains("<dt>Term 600</dt>"))
+    }
+
+    /// Nesting that HTML does not close (tables in cells, lists in items) is still cut at the limit, fast.
+    @Test func nestedTablesAndListsAreStillCut() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let tables = clean(String(repeating: "<table><tr><td>", count: 50_000) + "core")
+        let lists = clean(String(repeating: "<ul><li>", count: 100_000) + "core")
+        let paragraphsInCells = clean(String(repeating: "<table><tr><td><p>x", count: 30_000))
+        #expect(clock.now - start < .seconds(10))
+        #expect(!tables.contains("core"))
+        #expect(!lists.contains("core"))
+        #expect(paragraphsInCells.components(separatedBy: "<table>").count - 1 <= 512)
+    }
+
     @Test func unwrapsElementsDeeperThanTheMaximumDepth() {
         let shallow = HTMLSanitizer(options: .init(maximumDepth: 2))
         #expect(shallow.sanitize("<div><p><b>x</b></p></div>", baseURL: nil) == "<div><p>x</p></div>")
