@@ -19,16 +19,21 @@ enum HTMLPolicy {
     /// A `button` or `label` is not here: outside a form (which is dropped whole) it is only visible text, as in Real
     /// Python's "Show/Hide" toggles, so it is unwrapped and its text stays, as feedparser keeps it.
     ///
+    /// Nor are `noscript`, `textarea` and `iframe`: what is inside them is for the reader, and the digest runs no
+    /// script. A lazy-loading plugin's `<noscript><img src=...></noscript>` holds a post's only real image, a
+    /// torrent tracker puts its MediaInfo report in a `textarea`, and an `iframe`'s fallback is often the one link
+    /// to what it embeds. They are unwrapped, their content sanitized as any other, as feedparser keeps it; the
+    /// elements themselves are never written, so no browser reads their content differently from the sanitizer.
+    ///
     /// SVG and MathML (`svg`, `math`) and `audio`/`video` are not here: like every element not allowed they are
     /// unwrapped, so their text (an SVG `<text>` or `<desc>`, a formula's `<mi>`, a player's fallback sentence) stays
     /// while the elements and every attribute go, as feedparser keeps that text. What inside them could run script
     /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
         "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed",
-        "fieldset", "form", "frame", "frameset", "head", "iframe", "input", "isindex", "keygen", "layer",
-        "link", "listing", "map", "meta", "noembed", "noframes", "noscript", "object", "optgroup", "option",
-        "output", "param", "plaintext", "portal", "script", "select", "slot", "source", "style", "template",
-        "textarea", "title", "track", "xml", "xmp",
+        "fieldset", "form", "frame", "frameset", "head", "input", "isindex", "keygen", "layer", "link", "listing",
+        "map", "meta", "noembed", "noframes", "object", "optgroup", "option", "output", "param", "plaintext",
+        "portal", "script", "select", "slot", "source", "style", "template", "title", "track", "xml", "xmp",
     ]
 
     /// Dropped elements that HTML5 parsers treat as void: libxml2 (an HTML 4 parser) may put the markup after them

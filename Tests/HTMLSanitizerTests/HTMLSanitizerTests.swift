@@ -25,11 +25,35 @@ import Testing
     }
 
     @Test func dropsDangerousElementsWithTheirContent() {
-        for tag in [
-            "script", "style", "iframe", "object", "form", "noscript", "template", "textarea", "select", "frameset",
-        ] {
+        for tag in ["script", "style", "object", "form", "template", "select", "frameset"] {
             #expect(clean("a<\(tag)>hidden <b>x</b></\(tag)>b") == "ab", "\(tag)")
         }
+    }
+
+    /// What `noscript`, `textarea` and `iframe` hold is for the reader (the digest runs no script): it stays,
+    /// sanitized, as feedparser keeps it; the elements and their attributes go, and script inside them too.
+    @Test func unwrapsFallbackContentForTheReader() {
+        for tag in ["noscript", "textarea", "iframe"] {
+            #expect(clean("a<\(tag)>shown <b>x</b><script>alert(1)</script></\(tag)>b") == "ashown <b>x</b>b", "\(tag)")
+        }
+        // A lazy-loading plugin: the image's real address is only in the `noscript` copy.
+        #expect(
+            clean(
+                "<p><img data-src=\"https://img.example/a.jpg\" src=\"data:image/gif;base64,R0lGOD\">"
+                    + "<noscript><img src=\"https://img.example/a.jpg\" alt=\"Chart\"></noscript></p>"
+            ) == "<p><img src=\"https://img.example/a.jpg\" alt=\"Chart\" /></p>"
+        )
+        #expect(
+            clean(
+                "safe<iframe src=\"https://forms.example/f\" onload=\"x()\"> <a href=\"https://forms.example/f\">Loading…</a></iframe>"
+            )
+                == "safe <a href=\"https://forms.example/f\">Loading…</a>"
+        )
+        // Markup that a browser reads as text inside these elements is never written inside them.
+        #expect(
+            clean("<noscript><p title=\"</noscript><img src=x onerror=alert(1)>\"></p></noscript>")
+                == "<p title=\"&lt;/noscript&gt;&lt;img src=x onerror=alert(1)&gt;\"></p>"
+        )
     }
 
     /// SVG's and MathML's text and a player's fallback sentence are kept, as feedparser keeps them; the elements,
