@@ -324,9 +324,16 @@ extension FeedSAXHandler {
         case .guid:
             // Kept as written in `_tributary.guid` (DESIGN.md section 3); a permalink guid without a scheme is also
             // resolved against the base, as feedparser resolves it, to be the item's id (and its address when it
-            // has no link).
-            if let value = trimmedRawText(.verbatim) { item.guid = value }
-            if item.guidIsPermaLink { item.resolvedID = resolvedIdentifier() }
+            // has no link). Of two guids the last names the item, as in feedparser: one marked
+            // `isPermaLink="false"` after a permalink names it as written, and the permalink's address stays.
+            let value = trimmedRawText(.verbatim)
+            if let value { item.guid = value }
+            if item.guidIsPermaLink {
+                item.resolvedID = resolvedIdentifier()
+                if let value { item.permaLinkGuid = (value, item.resolvedID) }
+            } else {
+                item.resolvedID = nil
+            }
         case .atomID:
             if let value = trimmedRawText(.verbatim) { item.atomID = value }
             item.resolvedID = resolvedIdentifier()

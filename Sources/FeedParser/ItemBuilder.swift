@@ -10,6 +10,9 @@ struct ItemBuilder {
     // The text fields are read when the item is built (see ``RawText``).
     var guid: RawText?
     var guidIsPermaLink = true
+    /// The last guid that is a permalink, and its address when it was relative: the item's address when it has no
+    /// link, even when a later guid is marked `isPermaLink="false"` (which then names the item as written).
+    var permaLinkGuid: (raw: RawText, resolved: String?)?
     var atomID: RawText?
     /// The permalink guid or Atom id resolved against the base, when it was relative (``FeedSAXHandler/resolvedIdentifier()``).
     var resolvedID: String?
@@ -149,9 +152,14 @@ struct ItemBuilder {
         baseURL: URL?
     ) -> (item: FeedItem, safeContentHTML: [UInt8]?) {
         func read(_ raw: RawText?) -> String? { raw?.string(in: text) }
+        func guidAddress(_ guid: (raw: RawText, resolved: String?)?) -> String? {
+            guard let guid else { return nil }
+            return (guid.resolved ?? read(guid.raw)).flatMap(Self.address)
+        }
         let guid = read(guid.take())
         let atomID = read(atomID.take())
         let resolvedID = resolvedID.take()
+        let guidLink = permaLinkGuid.take()
         // With no link to a web page, a permalink guid or an Atom id is the item's address when it is an absolute URI
         // (`https:`, `tag:`, `urn:`, `yt:`...), as feedparser reads it (its `guidislink`), else an alternate of
         // another type. Another Atom link (`related`, `via`, a podcast's deep link, a content `src`) leads
@@ -159,7 +167,7 @@ struct ItemBuilder {
         // address (feedparser gives such an item no link).
         let url =
             alternateLink.take() ?? read(link.take())
-            ?? (guid != nil ? permaLink(resolvedID ?? guid) : (resolvedID ?? atomID).flatMap(Self.address))
+            ?? (guid != nil ? guidAddress(guidLink) : (resolvedID ?? atomID).flatMap(Self.address))
             ?? otherAlternateLink.take()
         let elsewhere = firstAtomLink.take()
         let titleText = title.take() ?? mediaTitle.take()
@@ -308,12 +316,6 @@ struct ItemBuilder {
             item.id = item.derivedID()
         }
         return (item, safeContentHTML)
-    }
-
-    /// The guid, when it is a permalink (an absolute URI not marked otherwise).
-    private func permaLink(_ guid: String?) -> String? {
-        guard guidIsPermaLink else { return nil }
-        return guid.flatMap(Self.address)
     }
 
     /// The seconds since 1970 of `date`, its fraction dropped.

@@ -46,6 +46,36 @@ import TributaryCore
         )
     }
 
+    /// An item with two guids (Readrops' test feed: `<guid>guid</guid>` then `<guid isPermaLink="false">guid</guid>`)
+    /// is named by the last, as written when it is no permalink, and keeps the address the permalink gave it, as
+    /// feedparser reads it; the other order and a single guid read as before.
+    @Test func theLastOfTwoGuidsNamesTheItem() throws {
+        let bytes = Array(
+            """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>a</title><guid>guid</guid><guid isPermaLink="false">guid</guid></item>
+            <item><title>b</title><guid isPermaLink="false">x3</guid><guid>y3</guid></item>
+            <item><title>c</title><guid>only</guid></item>
+            <item><title>d</title><guid isPermaLink="false">tag-1</guid></item>
+            </channel></rss>
+            """.utf8
+        )
+        let items = try FixtureSupport.parse(bytes).items
+        // Relative guids resolve against the feed's address, https://feeds.example.com/path/feed.xml.
+        #expect(
+            items.map(\.id) == [
+                "guid", "https://feeds.example.com/path/y3", "https://feeds.example.com/path/only", "tag-1",
+            ]
+        )
+        #expect(
+            items.map(\.url) == [
+                "https://feeds.example.com/path/guid", "https://feeds.example.com/path/y3",
+                "https://feeds.example.com/path/only", nil,
+            ]
+        )
+        #expect(items.map { $0.tributary?.guid } == ["guid", "y3", "only", "tag-1"])
+    }
+
     /// An Atom feed inside an XHTML page (feedjira's sample feeds have one) is read, as feedparser reads it, with a
     /// warning; the page's own elements and a second feed after the first are not.
     @Test func aFeedInsideAnotherDocumentIsReadWithAWarning() throws {
