@@ -136,6 +136,42 @@ extension FeedSAXHandler {
         }
         guard start >= limit, start.pointee == 0x26 else { return }
         characters(start, count: cursor - start)
+        keepPredefinedReferences(after: cursor, end: input.pointee.end)
+    }
+
+    /// Puts back the predefined references (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`) that follow a rejected
+    /// one with nothing between (`&foo;&amp;`, `&&lt;`): libxml2 stops expanding references once the document is
+    /// malformed and looks none of these up (``markWellFormed()`` runs at a lookup), so it would leave them out, and
+    /// `Pat E&lt;/p&gtgt;&lt;p&gt;` lost its `<`. Called from the error callback, before libxml2 reads them; those
+    /// not yet in the input are read after ``markWellFormed()`` runs between chunks.
+    private func keepPredefinedReferences(after cursor: UnsafePointer<xmlChar>, end: UnsafePointer<xmlChar>?) {
+        guard let end else { return }
+        var position = cursor
+        while position < end, position.pointee == 0x26 {
+            let length = end - position
+            func named(_ name: StaticString) -> Bool {
+                let count = name.utf8CodeUnitCount
+                guard length >= count + 2, (position + count + 1).pointee == 0x3B else { return false }
+                return memcmp(position + 1, name.utf8Start, count) == 0
+            }
+            let character: UInt8
+            let count: Int
+            if named("amp") {
+                (character, count) = (0x26, 5)
+            } else if named("lt") {
+                (character, count) = (0x3C, 4)
+            } else if named("gt") {
+                (character, count) = (0x3E, 4)
+            } else if named("quot") {
+                (character, count) = (0x22, 6)
+            } else if named("apos") {
+                (character, count) = (0x27, 6)
+            } else {
+                return
+            }
+            withUnsafePointer(to: character) { characters($0, count: 1) }
+            position += count
+        }
     }
 
     /// Puts U+FFFD where libxml2 dropped a numeric character reference to a character XML does not allow (`&#0;`,

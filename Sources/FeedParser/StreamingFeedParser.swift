@@ -130,6 +130,7 @@ public final class StreamingFeedParser {
             reportRepair()
         }
         if let context, !halted {
+            handler.markWellFormed()
             xmlParseChunk(context, nil, 0, 1)
             try checkState()
         }
@@ -368,6 +369,9 @@ public final class StreamingFeedParser {
         while remaining > 0, !halted {
             let count = min(remaining, Self.chunkLimit)
             handler.bytesFed += count
+            // A predefined reference at the start of this chunk, right after one libxml2 rejected at the end of the
+            // last, is expanded (see ``FeedSAXHandler/keepReferenceText(_:)``).
+            handler.markWellFormed()
             xmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(count), 0)
             try checkState()
             base += count

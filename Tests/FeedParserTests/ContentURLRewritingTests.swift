@@ -16,6 +16,11 @@ import TributaryCore
         #expect(resolve("<img src='a.png' alt=\"\">") == "<img src='https://example.com/blog/post/a.png' alt=\"\">")
         #expect(resolve("<A HREF=\"../up\">") == "<A HREF=\"https://example.com/blog/up\">")
         #expect(resolve("<a\nhref=\"y\">") == "<a\nhref=\"https://example.com/blog/post/y\">")
+        // After a link shown as text, a real one is still rewritten.
+        #expect(
+            resolve("<p>&lt;a href=\"z\"&gt;</p><a class=\"c\" href=\"/real\">r</a>")
+                == "<p>&lt;a href=\"z\"&gt;</p><a class=\"c\" href=\"https://example.com/real\">r</a>"
+        )
     }
 
     @Test func absoluteFragmentAndOtherAttributesAreLeftAlone() {
@@ -23,6 +28,9 @@ import TributaryCore
             "<a href=\"https://news.google.com/rss/articles/CBMi?oc=5\">x</a>", "<a href=\"#top\">",
             "<a href=\"mailto:a@b.c\">",
             "<a data-href=\"x\">", "<p>href=\"x\"</p>", "no links at all", "<a href=\"unterminated", "",
+            // Markup shown as text (a code sample): not a link (enekoalonso.com's post printing an issue's link).
+            "<p>&lt;a href=\"issues/1\"&gt;x&lt;/a&gt; and <code>see src=\"foo.png\"</code></p>",
+            "<pre>(see &lt;a target=\"</span>_blank\" href=\"</span><span>https</span>://github.com/x\"&gt;</pre>",
         ]
         for html in unchanged { #expect(resolve(html) == html) }
     }

@@ -250,7 +250,7 @@ public enum FeedText {
                 && bytes[index - 1] | 0x20 == 0x63
                 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 4])
             let quote = bytes[index + 1]
-            guard isHref || isSrc, quote == 0x22 || quote == 0x27 else {
+            guard isHref || isSrc, quote == 0x22 || quote == 0x27, isInsideStartTag(bytes, at: index) else {
                 index += 1
                 continue
             }
@@ -273,6 +273,24 @@ public enum FeedText {
         guard copied > 0 else { return nil }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
         return output
+    }
+
+    /// Whether `index` is inside a start tag: the nearest `<` or `>` before it is a `<` that opens one. An
+    /// `href="..."` in text (a code sample showing escaped markup, `&lt;a href="issues/1"&gt;`) is text, not a
+    /// link to rewrite. A `>` inside an earlier quoted value of the same tag makes this say no: that link is then
+    /// left as written (and resolved against the feed's address later, by the sanitizer).
+    private static func isInsideStartTag(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        var position = index - 1
+        while position >= 0 {
+            switch bytes[position] {
+            case 0x3E: return false  // >
+            case 0x3C:
+                return position + 1 < bytes.count && (bytes[position + 1] | 0x20) >= 0x61
+                    && (bytes[position + 1] | 0x20) <= 0x7A  // <
+            default: position -= 1
+            }
+        }
+        return false
     }
 
     /// Whether a URL reference starts with a scheme (`https:`, `mailto:`).
