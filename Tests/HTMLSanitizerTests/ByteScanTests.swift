@@ -57,25 +57,36 @@ import Testing
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?".utf8)
     )
 
-    @Test func findsTheFirstByteThatIsNotAPlainURLByteForEveryByteValue() {
-        // Each of the 256 byte values at every position of a 40-byte plain run (both sixteen-byte steps and the
-        // byte-by-byte tail), from several starts.
-        let run = Array("https://example.org/a-b_c~d/e?f=g&h=i;jk".utf8)
+    /// Puts each of the 256 byte values at every position of a 40-byte run (two sixteen-byte steps, or one
+    /// thirty-two-byte step, and the byte-by-byte tail) and checks `scan` from several starts against `stopsAt`
+    /// applied byte by byte.
+    private static func checkEveryByteValue(
+        in text: String,
+        stopsAt: (UInt8) -> Bool,
+        scan: (UnsafeBufferPointer<UInt8>, Int) -> Int
+    ) {
+        let run = Array(text.utf8)
         #expect(run.count == 40)
         for value in UInt8.min...UInt8.max {
             for position in run.indices {
                 var bytes = run
                 bytes[position] = value
                 bytes.withUnsafeBufferPointer { buffer in
-                    for start in [0, 1, 15, 16, 17, 24, 39, 40] {
-                        let expected =
-                            bytes.indices.first { $0 >= start && !Self.plainURLBytes.contains(bytes[$0]) }
-                            ?? bytes.count
-                        let found = ByteScan.findNonURLByte(buffer, from: start)
-                        #expect(found == expected, "byte \(value) at \(position), from \(start)")
+                    for start in [0, 1, 8, 9, 15, 16, 17, 24, 39, 40] {
+                        let expected = bytes.indices.first { $0 >= start && stopsAt(bytes[$0]) } ?? bytes.count
+                        #expect(scan(buffer, start) == expected, "byte \(value) at \(position), from \(start)")
                     }
                 }
             }
+        }
+    }
+
+    @Test func findsTheFirstByteThatIsNotAPlainURLByteForEveryByteValue() {
+        Self.checkEveryByteValue(
+            in: "https://example.org/a-b_c~d/e?f=g&h=i;jk",
+            stopsAt: { !Self.plainURLBytes.contains($0) }
+        ) {
+            ByteScan.findNonURLByte($0, from: $1)
         }
         let empty: [UInt8] = []
         empty.withUnsafeBufferPointer { #expect(ByteScan.findNonURLByte($0, from: 0) == 0) }
@@ -84,24 +95,11 @@ import Testing
     /// The parser's scan for the control characters XML forbids (every byte below 0x20 but tab, line feed and
     /// carriage return), against a byte-by-byte reference.
     @Test func findsTheFirstControlCharacterXMLForbidsForEveryByteValue() {
-        let run = Array("<title>Line one\n\tline two\r\nend!!</title>".utf8)
-        #expect(run.count == 40)
-        for value in UInt8.min...UInt8.max {
-            for position in run.indices {
-                var bytes = run
-                bytes[position] = value
-                bytes.withUnsafeBufferPointer { buffer in
-                    for start in [0, 1, 15, 16, 17, 24, 39, 40] {
-                        let expected =
-                            bytes.indices.first {
-                                $0 >= start && bytes[$0] < 0x20 && ![0x09, 0x0A, 0x0D].contains(bytes[$0])
-                            }
-                            ?? bytes.count
-                        let found = tributary_find_xml_control(buffer.baseAddress, start, buffer.count)
-                        #expect(found == expected, "byte \(value) at \(position), from \(start)")
-                    }
-                }
-            }
-        }
+        Self.checkEveryByteValue(
+            in: "<title>Line one\n\tline two\r\nend!!</title>",
+            stopsAt: { $0 < 0x20 && ![0x09, 0x0A, 0x0D].contains($0) }
+        ) { tributary_find_xml_control($0.baseAddress, $1, $0.count) }
+        let empty: [UInt8] = []
+        empty.withUnsafeBufferPointer { #expect(tributary_find_xml_control($0.baseAddress, 0, 0) == 0) }
     }
 }
