@@ -16,8 +16,10 @@ enum HTMLPolicy {
     /// Elements dropped together with everything inside them: scripting, embedding, forms and their fields,
     /// raw-text elements and document metadata.
     ///
-    /// A `button` or `label` is not here: outside a form (which is dropped whole) it is only visible text, as in Real
-    /// Python's "Show/Hide" toggles, so it is unwrapped and its text stays, as feedparser keeps it.
+    /// A `button` or `label` is not here: it is only visible text, as in Real Python's "Show/Hide" toggles, so it is
+    /// unwrapped and its text stays, as feedparser keeps it. Nor are `form` and `fieldset`: a newsletter's sign-up
+    /// form (Mailchimp's, a Ghost blog's) is a post's closing words and sometimes its only ones; the form goes, its
+    /// text stays, while its fields (`input`, `select`...) go with theirs.
     ///
     /// Nor are `noscript`, `textarea` and `iframe`: what is inside them is for the reader, and the digest runs no
     /// script. A lazy-loading plugin's `<noscript><img src=...></noscript>` holds a post's only real image, a
@@ -30,8 +32,8 @@ enum HTMLPolicy {
     /// while the elements and every attribute go, as feedparser keeps that text. What inside them could run script
     /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
-        "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed",
-        "fieldset", "form", "frame", "frameset", "head", "input", "isindex", "keygen", "layer", "link", "listing",
+        "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed", "frame",
+        "frameset", "head", "input", "isindex", "keygen", "layer", "link", "listing",
         "map", "meta", "noembed", "noframes", "object", "optgroup", "option", "output", "param", "plaintext",
         "portal", "script", "select", "slot", "source", "style", "template", "title", "track", "xml", "xmp",
     ]

@@ -11,10 +11,11 @@ public import Foundation
 ///   lists, `span`, `div`, `abbr`, `cite`, `q`, `small`, `time`, …) keep their allowed attributes: `title`, `lang`,
 ///   `dir` everywhere, and per element `href`, `src`, `alt`, `width`, `height`, `cite`, `datetime`, `colspan`,
 ///   `rowspan`, `scope`, `start`, `reversed`, `value`, each checked for its form.
-/// - `script`, `style`, `object`, `embed`, `applet`, `form` and its controls, `template`, `frame`/`frameset` and
-///   document metadata are dropped with their content.
-/// - `noscript`, `textarea` and `iframe` (whose content is fallback for the reader), `svg`, `math` and media
-///   elements are unwrapped: the elements go, their sanitized content stays.
+/// - `script`, `style`, `object`, `embed`, `applet`, a form's fields (`input`, `select`...), `template`,
+///   `frame`/`frameset` and document metadata are dropped with their content.
+/// - `noscript`, `textarea` and `iframe` (whose content is fallback for the reader), `form` and `fieldset` (a
+///   sign-up form's text), `svg`, `math` and media elements are unwrapped: the elements go, their sanitized content
+///   stays.
 /// - Any other element is unwrapped: its tags are dropped, its content kept.
 /// - Every other attribute is dropped: event handlers, `style` (so all CSS), `class`, `id`, `srcset`, `target`, `rel`.
 /// - URLs (`href`, `src`, `cite`) are kept only with the scheme http, https or mailto, read after character
