@@ -27,6 +27,9 @@ public final class StreamingFeedParser {
     /// Whether the document is ASCII-compatible, so that NUL bytes and other control characters are dropped and
     /// start tags watched (``StartTagGuard``) before libxml2 sees them; and whether each was reported.
     private var asciiCompatible = false
+    /// Whether the document's escapes are control bytes (ISO-2022), so that only NUL is dropped; told once, with the
+    /// encoding.
+    private var escapesAreControls = false
     private var nulReported = false
     private var controlsReported = false
     private var tagGuard = StartTagGuard()
@@ -226,6 +229,7 @@ public final class StreamingFeedParser {
         }
         // In an ASCII-compatible document a NUL byte is a NUL character, which XML forbids and libxml2 stops at.
         asciiCompatible = !wide || transcoder != nil
+        escapesAreControls = handler.documentEncoding?.uppercased().contains("2022") == true
         if transcoder == nil, EncodingSniffer.readsUTF8(encoding: choice.encoding, prefix: initial) {
             var sanitizer = UTF8Sanitizer()
             var cleaned: [UInt8] = []
@@ -306,7 +310,6 @@ public final class StreamingFeedParser {
         _ feed: (UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
         guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        let escapesAreControls = handler.documentEncoding?.uppercased().contains("2022") == true
         let first: Int
         if escapesAreControls {
             first = memchr(start, 0, bytes.count).map { UnsafeRawPointer(start).distance(to: $0) } ?? bytes.count

@@ -13,8 +13,8 @@ enum HTMLPolicy {
     /// Elements that have no content and no end tag.
     static let voidElements: Set<String> = ["br", "col", "hr", "img", "wbr"]
 
-    /// Elements dropped together with everything inside them: scripting, embedding, forms and their fields,
-    /// raw-text elements and document metadata.
+    /// Elements dropped together with everything inside them: scripting, embedding, a form's fields, raw-text
+    /// elements other than `textarea`, and document metadata.
     ///
     /// A `button` or `label` is not here: it is only visible text, as in Real Python's "Show/Hide" toggles, so it is
     /// unwrapped and its text stays, as feedparser keeps it. Nor are `form` and `fieldset`: a newsletter's sign-up
@@ -33,9 +33,9 @@ enum HTMLPolicy {
     /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
         "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed", "frame",
-        "frameset", "head", "input", "isindex", "keygen", "layer", "link", "listing",
-        "map", "meta", "noembed", "noframes", "object", "optgroup", "option", "output", "param", "plaintext",
-        "portal", "script", "select", "slot", "source", "style", "template", "title", "track", "xml", "xmp",
+        "frameset", "head", "input", "isindex", "keygen", "layer", "link", "listing", "map", "meta", "noembed",
+        "noframes", "object", "optgroup", "option", "output", "param", "plaintext", "portal", "script", "select",
+        "slot", "source", "style", "template", "title", "track", "xml", "xmp",
     ]
 
     /// Dropped elements that HTML5 parsers treat as void: libxml2 (an HTML 4 parser) may put the markup after them

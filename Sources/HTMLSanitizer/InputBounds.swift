@@ -177,9 +177,8 @@ enum InputBounds {
         ] {
             for name in hashes(names) { ends[name] = rule }
         }
-        for name in hashes(HTMLElements.blocks.filter { !["li", "dd", "dt", "td", "th", "tr"].contains($0) } + ["p"]) {
-            ends[name] = ends[name] ?? paragraph
-        }
+        // Every other block (`p` among them) closes an open paragraph.
+        for name in hashes(Array(HTMLElements.blocks)) where ends[name] == nil { ends[name] = paragraph }
         return ends
     }()
 

@@ -336,11 +336,11 @@ public enum FeedText {
 
     // MARK: - Private
 
-    /// Bytes that make text need the slow path: `<`, `&`, tab, newline, return and 0xC2 (U+00A0).
     /// Where a run of bytes that ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)`` copies as they are ends:
     /// white space (and any other byte below `!`), `<`, `&`, or the lead byte of a no-break space.
     private static let plainRunStops = tributary_byte_set(below: 0x21, count: 3, equal: (0x3C, 0x26, 0xC2, 0, 0, 0))
 
+    /// Bytes that make text need the slow path: `<`, `&`, tab, newline, return and 0xC2 (U+00A0).
     private static let slowBytes: [Bool] = (0..<256).map { [0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2].contains($0) }
 
     private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
