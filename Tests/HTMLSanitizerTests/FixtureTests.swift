@@ -120,9 +120,9 @@ import Testing
 
     // MARK: - Private
 
-    /// Whether any attribute in `html` is one the sanitizer never writes.
-    /// Whether a tag of `html` has an attribute that can run script or load more than an image. Only the attributes'
-    /// names count: an attribute's quoted value is text (`title="&lt;img src=x onerror=...&gt;"` runs nothing).
+    /// Whether a tag of `html` has an attribute the sanitizer never writes (one that can run script or load more than
+    /// an image). Only the attributes' names count: a quoted value is text (`title="&lt;img src=x onerror=...&gt;"`
+    /// runs nothing).
     private static func hasUnsafeAttribute(_ html: String) -> Bool {
         let lowered = html.lowercased().replacingOccurrences(
             of: "\"[^\"]*\"",
