@@ -99,7 +99,7 @@ public struct DigestBuilder: Sendable {
     /// - Returns: The digest, with every string chosen and every date formatted.
     public func build(items: [FeedItem], statuses: [SourceStatus]) -> Digest {
         let formats = DateFormats(timeZone: timeZone)
-        let grouped = group(items, formats: formats) { ($0.datePublished ?? $0.dateModified, $0.tributary?.firstSeen) }
+        let grouped = group(items, formats: formats) { ($0.ownDate, $0.tributary?.firstSeen) }
         let outline = outline(
             of: grouped.map { (id: $0.id, heading: $0.heading, outlines: $0.elements.map(ItemOutline.init)) },
             statuses: statuses,
@@ -123,7 +123,7 @@ public struct DigestBuilder: Sendable {
     public func outline(of items: [ItemOutline], statuses: [SourceStatus]) -> DigestOutline {
         let formats = DateFormats(timeZone: timeZone)
         // The outlines are the grouped elements themselves: each day holds them once, not a second copy.
-        let days = group(items, formats: formats) { ($0.datePublished ?? $0.dateModified, $0.firstSeen) }
+        let days = group(items, formats: formats) { ($0.ownDate, $0.firstSeen) }
         return outline(
             of: days.map { (id: $0.id, heading: $0.heading, outlines: $0.elements) },
             statuses: statuses,
@@ -151,7 +151,7 @@ public struct DigestBuilder: Sendable {
         /// The entries of these items, in their order.
         public func entries(for items: [FeedItem]) -> [Digest.Entry] {
             items.map { item in
-                let ownDate = item.datePublished ?? item.dateModified
+                let ownDate = item.ownDate
                 let dateOnlyDay = ownDate.flatMap { date in
                     DigestBuilder.isDateOnly(date) ? formats.dayID(formats.sameWallClockTime(asUTC: date)) : nil
                 }

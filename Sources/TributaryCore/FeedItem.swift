@@ -93,6 +93,9 @@ public struct FeedItem: Hashable, Sendable {
         set { storage.uniqueBox().value.dateModified = newValue }
         _modify { yield &storage.uniqueBox().value.dateModified }
     }
+    /// The item's own date: when it was published, else when it was last modified. Every place that sorts,
+    /// groups or filters items by date reads this one.
+    public var ownDate: Date? { storage.value.datePublished ?? storage.value.dateModified }
     public var authors: [Author] {
         _read { yield storage.value.authors }
         set { storage.uniqueBox().value.authors = newValue }

@@ -47,4 +47,18 @@ import TributaryCore
         #expect(ItemOrdering.sorted(entries).map(\.id) == ["a0", "a1", "b0"])
         #expect(ItemOrdering.sorted(entries.reversed()).map(\.id) == ["a0", "a1", "b0"])
     }
+
+    @Test func anItemsOwnDateIsItsPublishedElseModifiedDateInItemAndOutline() {
+        let cases: [(published: Date?, modified: Date?, own: Date?)] = [
+            (hoursFromNow(-2), hoursFromNow(-1), hoursFromNow(-2)),
+            (nil, hoursFromNow(-1), hoursFromNow(-1)),
+            (hoursFromNow(-2), nil, hoursFromNow(-2)),
+            (nil, nil, nil),
+        ]
+        for (published, modified, own) in cases {
+            let item = FeedItem(id: "x", datePublished: published, dateModified: modified)
+            #expect(item.ownDate == own)
+            #expect(ItemOutline(item).ownDate == own)
+        }
+    }
 }

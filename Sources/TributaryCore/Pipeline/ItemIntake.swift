@@ -59,7 +59,7 @@ struct ItemIntake: Sendable {
 
     private func allows(_ item: FeedItem, cutoff: Date?) -> Bool {
         guard globalFilter.allows(item), sourceFilter.allows(item) else { return false }
-        if let cutoff, let date = item.datePublished ?? item.dateModified, date < cutoff { return false }
+        if let cutoff, let date = item.ownDate, date < cutoff { return false }
         return true
     }
 }

@@ -2,9 +2,9 @@ public import Foundation
 
 /// The digest order: newest first, deterministic.
 ///
-/// An item's sort date is `date_published ?? date_modified`; an undated item uses the time it was first seen, so
-/// it lands among dated items where it appeared. Equal dates go by source order, then by feed order, so undated
-/// items of one source keep their feed order.
+/// An item's sort date is its own date (``FeedItem/ownDate``: `date_published ?? date_modified`); an undated item
+/// uses the time it was first seen, so it lands among dated items where it appeared. Equal dates go by source order,
+/// then by feed order, so undated items of one source keep their feed order.
 public enum ItemOrdering {
     /// One item with what ordering needs to know about it: its outline (no content, so a run can hold every kept
     /// item's entry) and where it came from.
@@ -36,7 +36,7 @@ public enum ItemOrdering {
         }
 
         /// The date the entry sorts by.
-        public var sortDate: Date { outline.datePublished ?? outline.dateModified ?? firstSeen }
+        public var sortDate: Date { outline.ownDate ?? firstSeen }
 
         /// Where the entry stands in the digest order.
         public var position: Position {

@@ -17,6 +17,8 @@ public struct ItemOutline: Sendable, Hashable {
     public var dateModified: Date?
     /// When the item was first seen (the store's time), if known.
     public var firstSeen: Date?
+    /// The item's own date, as ``FeedItem/ownDate`` tells it.
+    public var ownDate: Date? { datePublished ?? dateModified }
     /// The other sources that carried the same story in this run.
     public var alsoIn: [TributaryExtension.ItemReference]
 
