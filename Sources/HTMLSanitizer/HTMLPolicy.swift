@@ -26,6 +26,9 @@ enum HTMLPolicy {
     /// torrent tracker puts its MediaInfo report in a `textarea`, and an `iframe`'s fallback is often the one link
     /// to what it embeds. They are unwrapped, their content sanitized as any other, as feedparser keeps it; the
     /// elements themselves are never written, so no browser reads their content differently from the sanitizer.
+    /// The obsolete `xmp`, `listing` and `plaintext` are unwrapped for the same reason: what they hold is shown in
+    /// a browser, and a post that opened with `<plaintext>` (a Ruby blog's, in feed-normalizer's tests) was lost
+    /// whole.
     ///
     /// SVG and MathML (`svg`, `math`) and `audio`/`video` are not here: like every element not allowed they are
     /// unwrapped, so their text (an SVG `<text>` or `<desc>`, a formula's `<mi>`, a player's fallback sentence) stays
@@ -33,9 +36,9 @@ enum HTMLPolicy {
     /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
         "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed", "frame",
-        "frameset", "head", "input", "isindex", "keygen", "layer", "link", "listing", "map", "meta", "noembed",
-        "noframes", "object", "optgroup", "option", "output", "param", "plaintext", "portal", "script", "select",
-        "slot", "source", "style", "template", "title", "track", "xml", "xmp",
+        "frameset", "head", "input", "isindex", "keygen", "layer", "link", "map", "meta", "noembed", "noframes",
+        "object", "optgroup", "option", "output", "param", "portal", "script", "select", "slot", "source", "style",
+        "template", "title", "track", "xml",
     ]
 
     /// Dropped elements that HTML5 parsers treat as void: libxml2 (an HTML 4 parser) may put the markup after them

@@ -39,13 +39,21 @@ struct TreeWalker {
                 Self.read(node.pointee.properties, into: &attributes)
                 let decision = decide(name, depth: depth, attributes: attributes)
                 switch decision {
-                case .drop, .nothing:
+                case .drop:
                     continue
+                case .nothing:
+                    // A void element that libxml2 (an HTML 4 parser) does not know as void, `wbr` among them, holds
+                    // the markup after it; a browser shows that after it, and so does the digest.
+                    if let children = node.pointee.children {
+                        stack.append(Frame(next: children, element: nil, unwrapped: nil))
+                    }
                 case .write(let kept, let isVoid):
                     emitter.start(name, attributes: kept, isVoid: isVoid)
                     if !isVoid {
                         depth += 1
                         stack.append(Frame(next: node.pointee.children, element: name, unwrapped: nil))
+                    } else if let children = node.pointee.children {
+                        stack.append(Frame(next: children, element: nil, unwrapped: nil))
                     }
                 case .unwrap:
                     emitter.unwrapped(name, starts: true)
