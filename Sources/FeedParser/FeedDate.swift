@@ -309,14 +309,15 @@ enum FeedDate {
                 case 1, 2:
                     hours = value
                     minutes = 0
-                case 4:
+                case 3, 4:
                     // Four digits are read as hours and minutes whatever their size, as feedparser reads them
-                    // (`+3000` is thirty hours ahead).
+                    // (`+3000` is thirty hours ahead); three are an hour's digit and the minutes with the leading
+                    // zero left out (`-800`, iTunes feeds').
                     hours = value / 100
                     minutes = value % 100
                 default: return nil
                 }
-                guard digits == 4 || hours < 24 else { return nil }
+                guard digits >= 3 || hours < 24 else { return nil }
                 offset = sign * (hours * 3600 + minutes * 60)
             } else if isLetter(byte) {
                 var word = UInt32(0)

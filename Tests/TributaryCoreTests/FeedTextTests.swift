@@ -15,6 +15,9 @@ import TributaryCore
         ("Title <span class=", "Title <span class="),
         // A reference to a control character is left out; one to a tab or a line break is white space.
         ("o&#x1F;ffre t&#7;i&#127;t", "offre tit"), ("a&#9;b&#x0A;&#13;c", "a b c"),
+        // A reference to a C1 control is the windows-1252 character it stands for, as HTML reads it (RSSOwl's saved
+        // feeds: `Wavesat&amp;#146;s`); the five positions windows-1252 leaves empty stay controls.
+        ("Wavesat&#146;s Feud&#153; &#x80;5 &#147;q&#148;", "Wavesat’s Feud™ €5 “q”"), ("a&#129;b", "a\u{81}b"),
     ])
     func plainTextStripsTagsDecodesEntitiesAndCollapsesWhitespace(_ input: String, _ expected: String) {
         #expect(FeedText.plainText(Array(input.utf8)) == expected)
@@ -67,6 +70,7 @@ import TributaryCore
     @Test func decodesEntitiesOnce() {
         #expect(FeedText.decodeEntities("&amp;lt;b&amp;gt;") == "&lt;b&gt;")
         #expect(FeedText.decodeEntities("&#65;&#x42;&#X43;") == "ABC")
+        #expect(FeedText.decodeEntities("it&#146;s &#x9D;") == "it’s \u{9D}")
         #expect(FeedText.decodeEntities("&#xZZ; &copy; &Eacute;&hellip;&apos;") == "&#xZZ; \u{00A9} É…'")
     }
 

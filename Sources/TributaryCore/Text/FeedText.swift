@@ -423,7 +423,8 @@ public enum FeedText {
         return bytes.count
     }
 
-    /// Decodes `&name;`, `&#123;` or `&#x7B;` at `start`; returns the scalar and the index after the `;`.
+    /// Decodes `&name;`, `&#123;` or `&#x7B;` at `start`; returns the scalar and the index after the `;`. A numeric
+    /// reference to U+0080-U+009F gives the windows-1252 character, as HTML reads it.
     ///
     /// `inText`: the reference stands in text, where HTML also decodes a legacy name written without its `;` (`&amp`,
     /// `&copy`, `&eacute`: HTML 4's Latin-1 names, as browsers and Python's `html.unescape` read them): the longest
@@ -462,7 +463,9 @@ public enum FeedText {
             guard digits > 0 else { return nil }
             if index < bytes.count, bytes[index] == 0x3B { index += 1 }
             guard value > 0, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return (0xFFFD, index) }
-            return (value, index)
+            // HTML reads a reference to a C1 control as the windows-1252 character it stands for (`&#146;` is `’`,
+            // `&#128;` is `€`), as browsers and feedparser do; the five positions windows-1252 leaves empty stay.
+            return (windows1252Character(forC1: value) ?? value, index)
         }
         let nameStart = index
         while index < bytes.count, index - nameStart < 32, bytes[index] != 0x3B {
