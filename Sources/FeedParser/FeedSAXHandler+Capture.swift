@@ -27,13 +27,13 @@ extension FeedSAXHandler {
             case let type?:
                 // Atom 1.0 (RFC 4287 3.1.1.3): any other media type that is not text or XML is base64-encoded.
                 let lowered = type.lowercased()
-                if lowered != "text", !lowered.hasPrefix("text/"), !lowered.hasSuffix("+xml"),
-                    !lowered.hasSuffix("/xml"),
-                    lowered.contains("/")
-                {
+                let isXML = lowered.hasSuffix("+xml") || lowered.hasSuffix("/xml")
+                if lowered != "text", !lowered.hasPrefix("text/"), !isXML, lowered.contains("/") {
                     return .base64
                 }
-                return attributes.value("mode") == "xml" ? .xhtml : .text
+                if attributes.value("mode") == "xml" { return .xhtml }
+                // Content in another XML vocabulary is data for a program, not text for a reader (4.1.3.3).
+                return kind == .atomContent && isXML ? .opaque : .text
             }
         case .description, .dcDescription, .contentEncoded, .itunesSummary, .title, .dcTitle, .fullitem:
             return .html
@@ -98,7 +98,11 @@ extension FeedSAXHandler {
     func finishCapture() {
         guard let kind = capturing else { return }
         capturing = nil
-        if captureType == .base64 { decodeBase64() }
+        if captureType == .base64 { decodeBase64(kind) }
+        if captureType == .opaque {
+            text.removeAll()
+            captureType = .text
+        }
         defer { (captureAttribute, captureLabel) = (nil, nil) }
         // Item fields kept as ``RawText`` are repaired when the item is built, off the parsing thread; the others
         // (an item's authors, categories and source as well) here.
@@ -148,15 +152,18 @@ extension FeedSAXHandler {
 
     /// Replaces base64 text by what it encodes; it is then read as text. Only real base64 is decoded (white space
     /// aside, nothing but the base64 alphabet, and UTF-8 text inside): a title whose `type` is a media type we do not
-    /// know but that holds plain words stays as written instead of becoming garbage.
-    func decodeBase64() {
+    /// know but that holds plain words stays as written instead of becoming garbage. Content that is real base64 of
+    /// something other than text (an image) is ``TextType/opaque``.
+    func decodeBase64(_ kind: ElementKind) {
         captureType = base64Type
         base64Type = .text
         var encoded = String(decoding: text.bytes, as: UTF8.self)
         encoded.removeAll { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-        guard let data = Data(base64Encoded: encoded), !data.isEmpty,
-            data.withUnsafeBytes({ UTF8Sanitizer.isValid($0.bindMemory(to: UInt8.self)) })
-        else { return }
+        guard let data = Data(base64Encoded: encoded), !data.isEmpty else { return }
+        guard data.withUnsafeBytes({ UTF8Sanitizer.isValid($0.bindMemory(to: UInt8.self)) }) else {
+            if kind == .atomContent { captureType = .opaque }
+            return
+        }
         text.removeAll()
         text.append(Array(data))
     }

@@ -310,14 +310,14 @@ extension FeedSAXHandler {
             // first.
             guard item.atomContentText == nil, item.atomContentHTML == nil else { break }
             switch captureType {
-            case .text, .base64: item.atomContentText = rawText(.verbatim)
+            case .text, .base64, .opaque: item.atomContentText = rawText(.verbatim)
             case .html: item.atomContentHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
             case .xhtml: item.atomContentHTML = rawText(.trimmed)
             }
         case .atomSummary:
             // A summary written as HTML or XHTML keeps its markup: it is the content of an entry that has none.
             switch captureType {
-            case .text, .base64: item.summary = rawText(.plainText(markup: false))
+            case .text, .base64, .opaque: item.summary = rawText(.plainText(markup: false))
             case .html: item.summaryHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
             case .xhtml: item.summaryHTML = rawText(.trimmed)
             }
@@ -611,7 +611,7 @@ extension FeedSAXHandler {
         }
         item.secondDescriptionIsText = captureType == .text || captureType == .base64
         switch captureType {
-        case .text, .base64: item.secondDescription = rawText(.plainText(markup: false))
+        case .text, .base64, .opaque: item.secondDescription = rawText(.plainText(markup: false))
         case .html: item.secondDescription = rawText(.html(unescapingTwice: false, links: linkBase()))
         case .xhtml: item.secondDescription = rawText(.trimmed)
         }

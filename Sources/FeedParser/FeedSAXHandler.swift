@@ -18,6 +18,10 @@ final class FeedSAXHandler {
         case xhtml
         /// Base64 (Atom 0.3 `mode="base64"`, an Atom 1.0 type that is neither text nor XML), decoded to text.
         case base64
+        /// Content no reader can show as text (RFC 4287 4.1.3): XML of another vocabulary (`application/xml`,
+        /// `image/svg+xml`) or binary data (an image in base64). It is kept as empty content, so a reader shows the
+        /// entry's summary, as Atom asks, rather than the XML's words or the base64.
+        case opaque
     }
 
     /// Whose field a captured element fills.

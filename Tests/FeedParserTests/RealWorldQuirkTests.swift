@@ -46,6 +46,23 @@ import TributaryCore
         )
     }
 
+    /// Atom content that no reader can show as text (RFC 4287 4.1.3: XML of another vocabulary, an image in base64)
+    /// is kept as empty content, so the entry's summary is what a reader shows, as James Snell's "content and
+    /// summary" tests ask (apache/abdera keeps them); it showed the XML's words and the base64. Content of a `text/`
+    /// type stays text, and base64 that holds UTF-8 text is still decoded.
+    @Test func atomContentInXMLOrABase64ImageLeavesTheSummaryToShow() throws {
+        let parsed = try FixtureSupport.parseFixture("atom-content-in-xml-or-base64-image-shows-summary.xml")
+        #expect(parsed.items.map(\.contentText) == ["", "", "", "BEGIN:VCALENDAR\nEND:VCALENDAR", "Hello, world."])
+        #expect(parsed.items.allSatisfy { $0.contentHTML == nil })
+        #expect(
+            parsed.items.map(\.summary) == [
+                "The summary of an entry whose content is XML.", "The summary of an entry whose content is an image.",
+                nil, "A meeting.", nil,
+            ]
+        )
+        #expect(parsed.warnings.isEmpty)
+    }
+
     /// An item with two guids (Readrops' test feed: `<guid>guid</guid>` then `<guid isPermaLink="false">guid</guid>`)
     /// is named by the last, as written when it is no permalink, and keeps the address the permalink gave it, as
     /// feedparser reads it; the other order and a single guid read as before.
