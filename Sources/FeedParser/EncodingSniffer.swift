@@ -8,12 +8,14 @@ import TributaryCore
 /// 1. ``FeedParserOptions/encodingOverride`` wins over everything (a byte order mark is then skipped).
 /// 2. A byte order mark (UTF-8, UTF-16LE, UTF-16BE) wins over the HTTP charset and the declaration; an HTTP charset
 ///    that contradicts it is reported as a warning.
-/// 3. An HTTP charset that libxml2 knows wins over the XML declaration, and a contradiction is reported as a
+/// 3. A document stated (by the HTTP charset or its declaration) in an encoding other than UTF-8 whose bytes are
+///    UTF-8 and not that encoding is read as UTF-8, with a warning (``utf8Misdeclared(_:stated:)``).
+/// 4. An HTTP charset that libxml2 knows wins over the XML declaration, and a contradiction is reported as a
 ///    warning. `us-ascii` is the exception: it is the default servers send for `text/xml` and is almost always
 ///    wrong, so it never overrides a declaration.
-/// 4. Otherwise libxml2 reads the XML declaration itself, except that a declared ISO-8859-1 is read as
+/// 5. Otherwise libxml2 reads the XML declaration itself, except that a declared ISO-8859-1 is read as
 ///    windows-1252, as browsers do.
-/// 5. With no BOM, no declaration and no HTTP charset the document is UTF-8, unless its non-ASCII bytes are not
+/// 6. With no BOM, no declaration and no HTTP charset the document is UTF-8, unless its non-ASCII bytes are not
 ///    valid UTF-8 and fit Shift_JIS or EUC-JP (``detectJapanese(_:)``, as feedparser's chardet does): then that
 ///    encoding is used, with a warning. The bytes judged are those from the first non-ASCII byte on (up to 4 KiB):
 ///    ``StreamingFeedParser`` holds an undeclared document that starts in ASCII until it has seen a KiB of them (or
@@ -58,9 +60,7 @@ enum EncodingSniffer {
     ) -> (encoding: String?, skip: Int, warnings: [SourceWarning]) {
         let declared = declaredEncoding(prefix)
         let sent = meaningful(httpCharset)
-        if bom == nil, let stated = sent ?? declared, isWindows1252Label(stated),
-            let warning = utf8MisdeclaredAsLatin(prefix, stated: stated)
-        {
+        if bom == nil, let stated = sent ?? declared, let warning = utf8Misdeclared(prefix, stated: stated) {
             return ("UTF-8", 0, [warning])
         }
         guard let http = sent else {
@@ -105,6 +105,22 @@ enum EncodingSniffer {
         return (browserSuperset(of: http) ?? http, 0, [])
     }
 
+    /// The legacy encoding (neither UTF-8 nor a wide one) the document is read in given the encoding chosen by
+    /// ``choose(prefix:httpCharset:override:)``: the one forced, else the declared one; `nil` for UTF-8 and wide
+    /// documents, which ``LegacyTranscoder`` does not read.
+    static func legacyEncoding(forced: String?, prefix: [UInt8]) -> String? {
+        let name: String?
+        if let forced {
+            name = forced
+        } else if byteOrderMark(prefix) == nil, undeclaredWide(prefix) == nil {
+            name = declaredEncoding(prefix)
+        } else {
+            name = nil
+        }
+        guard let name, normalized(name) != "utf8", isASCIICompatible(name) || isEBCDIC(prefix) else { return nil }
+        return name
+    }
+
     /// Whether the document will be read as UTF-8 given the encoding chosen by ``choose(prefix:httpCharset:override:)``:
     /// a forced UTF-8, or none forced and neither a UTF-16 BOM nor a declaration of another encoding.
     static func readsUTF8(encoding: String?, prefix: [UInt8]) -> Bool {
@@ -132,19 +148,25 @@ enum EncodingSniffer {
             .contains(normalized(label))
     }
 
-    /// Whether the document's stated encoding is a windows-1252 label that its bytes may contradict (no override,
-    /// no byte order mark): the parser then holds the prefix until it has seen non-ASCII bytes to judge.
+    /// Whether the document's stated encoding is one its bytes may contradict (no override, no byte order mark, an
+    /// ASCII-compatible encoding other than UTF-8): the parser then holds the prefix until it has seen non-ASCII
+    /// bytes to judge (``utf8Misdeclared(_:stated:)``).
     static func mayBeMisdeclaredUTF8(_ prefix: [UInt8], httpCharset: String?, override: String?) -> Bool {
         guard override == nil, byteOrderMark(prefix) == nil,
             let stated = meaningful(httpCharset) ?? declaredEncoding(prefix)
         else { return false }
-        return isWindows1252Label(stated)
+        return normalized(stated) != "utf8" && isASCIICompatible(stated)
     }
 
-    /// A warning when a document stated as ISO-8859-1 or windows-1252 is really UTF-8: its non-ASCII bytes (up to
-    /// 4 KiB from the first of them) are valid UTF-8 and hold at least one multi-byte sequence, which Latin-1 text
-    /// practically never forms (`BrÃ¸ndby` is what reading it as Latin-1 gives). `nil` otherwise.
-    static func utf8MisdeclaredAsLatin(_ prefix: [UInt8], stated: String) -> SourceWarning? {
+    /// A warning when a document stated in another encoding is really UTF-8, `nil` otherwise. Its non-ASCII bytes
+    /// (up to 4 KiB from the first of them) must be valid UTF-8 with a multi-byte sequence, and:
+    /// - stated as ISO-8859-1 or windows-1252, that is enough: Latin-1 text practically never forms such sequences
+    ///   (`BrÃ¸ndby` is what reading it as Latin-1 gives), and browsers' superset would read anything;
+    /// - stated as any other encoding (`us-ascii`, EUC-JP, Shift_JIS, Big5, EUC-KR...), the bytes must also not be
+    ///   that encoding, as feedparser tries the stated encoding, then UTF-8. libxml2 stops at the first byte its
+    ///   decoder refuses, and a UTF-8 feed declared `us-ascii` or EUC-JP lost every item.
+    static func utf8Misdeclared(_ prefix: [UInt8], stated: String) -> SourceWarning? {
+        guard normalized(stated) != "utf8", isASCIICompatible(stated) else { return nil }
         guard let first = prefix.firstIndex(where: { $0 >= 0x80 }) else { return nil }
         var sample = prefix[first...].prefix(4096)
         // A sequence cut off by the end of the sample is not an error.
@@ -156,6 +178,10 @@ enum EncodingSniffer {
             if sample.endIndex - (back - 1) < length { sample = sample[..<(back - 1)] }
         }
         guard !sample.isEmpty, sample.withUnsafeBufferPointer({ UTF8Sanitizer.isValid($0) }) else { return nil }
+        if !isWindows1252Label(stated) {
+            let decoder = browserSuperset(of: stated) ?? stated
+            guard isKnown(decoder), !decodes(Array(sample), as: decoder) else { return nil }
+        }
         let message =
             "the document says its encoding is '\(stated)', but its bytes are UTF-8; it was read as UTF-8 "
             + "(fix the encoding in the XML declaration or the server's Content-Type)"
@@ -294,11 +320,31 @@ enum EncodingSniffer {
     /// The code page an EBCDIC document declares, read through IBM037 (whose letters, digits and punctuation of
     /// a declaration every EBCDIC code page shares), as iconv names it; IBM037 when it names none iconv reads.
     static func ebcdicEncoding(_ prefix: [UInt8]) -> String {
-        guard let ibm037 = SingleByteTranscoder(encoding: "IBM037"),
+        guard let ibm037 = LegacyTranscoder(encoding: "IBM037"),
             let declared = declaredEncoding(ibm037.utf8(prefix.prefix(256)))
         else { return "IBM037" }
         let candidates = [declared, declared.replacingOccurrences(of: "_", with: "-")]
-        return candidates.first { SingleByteTranscoder(encoding: $0) != nil } ?? "IBM037"
+        return candidates.first { LegacyTranscoder(encoding: $0) != nil } ?? "IBM037"
+    }
+
+    /// Whether `bytes` are text in `encoding` as iconv reads it (libxml2 decodes through iconv); a sequence cut off
+    /// by the end of the bytes is not an error.
+    static func decodes(_ bytes: [UInt8], as encoding: String) -> Bool {
+        let converter = iconv_open("UTF-8", encoding)
+        guard let converter, converter != iconv_t(bitPattern: -1) else { return false }
+        defer { iconv_close(converter) }
+        var input = bytes.map { CChar(bitPattern: $0) }
+        var output = [CChar](repeating: 0, count: 4 * bytes.count + 16)
+        return input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                var inPointer = inBuffer.baseAddress
+                var inLeft = inBuffer.count
+                var outPointer = outBuffer.baseAddress
+                var outLeft = outBuffer.count
+                let result = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+                return result != -1 || errno == EINVAL
+            }
+        }
     }
 
     /// Whether libxml2 (through iconv) can decode an encoding.

@@ -45,8 +45,10 @@ public final class StreamingFeedParser {
     private var sanitizer: UTF8Sanitizer?
     /// Set for a UTF-16 or UTF-32 document, which is turned into UTF-8 before the guards and libxml2 see it.
     private var transcoder: WideTextTranscoder?
-    /// Set for an EBCDIC document, turned into UTF-8 like a wide one.
-    private var singleByte: SingleByteTranscoder?
+    /// Set for a document in a legacy encoding (windows-1252, Shift_JIS, EBCDIC...), turned into UTF-8 like a wide
+    /// one, so that a byte that is not that encoding costs that byte, not the rest of the feed.
+    private var legacy: LegacyTranscoder?
+    private var legacyRepairReported = false
     private var repairReported = false
 
     /// Creates a parser for one document.
@@ -126,6 +128,10 @@ public final class StreamingFeedParser {
             transcoder?.finish { pending.append(contentsOf: $0) }
             try pending.withUnsafeBytes { try feedChunks($0) }
         }
+        if context != nil, !halted, let legacy {
+            try legacy.finish { try feedChunks($0) }
+            reportLegacyRepair()
+        }
         if context != nil, !halted, sanitizer != nil {
             var pending: [UInt8] = []
             sanitizer?.finish { pending.append(contentsOf: $0) }
@@ -168,8 +174,8 @@ public final class StreamingFeedParser {
     private func canChooseEncoding() -> Bool {
         guard prefix.count >= Self.sniffLength else { return false }
         if encodingStated == nil {
-            // A document stated as ISO-8859-1 or windows-1252 is held like an undeclared one: its first non-ASCII
-            // bytes tell whether it is really UTF-8 (``EncodingSniffer/utf8MisdeclaredAsLatin(_:stated:)``).
+            // A document stated in an encoding other than UTF-8 is held like an undeclared one: its first non-ASCII
+            // bytes tell whether it is really UTF-8 (``EncodingSniffer/utf8Misdeclared(_:stated:)``).
             encodingStated =
                 (options.encodingOverride != nil || options.httpCharset != nil
                     || EncodingSniffer.statesEncoding(prefix))
@@ -220,12 +226,15 @@ public final class StreamingFeedParser {
             self.transcoder = transcoder
             encoding = "UTF-8"
         }
-        if wideForm == nil, EncodingSniffer.isEBCDIC(initial), let name = choice.encoding,
-            let single = SingleByteTranscoder(encoding: name)
+        if wideForm == nil, let name = EncodingSniffer.legacyEncoding(forced: choice.encoding, prefix: initial),
+            let legacy = LegacyTranscoder(encoding: name)
         {
-            body = single.utf8(body)[...]
-            singleByte = single
+            var converted: [UInt8] = []
+            legacy.process(body) { converted.append(contentsOf: $0) }
+            body = converted[...]
+            self.legacy = legacy
             encoding = "UTF-8"
+            reportLegacyRepair()
         }
         // In an ASCII-compatible document a NUL byte is a NUL character, which XML forbids and libxml2 stops at.
         asciiCompatible = !wide || transcoder != nil
@@ -262,8 +271,9 @@ public final class StreamingFeedParser {
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {
-        if let singleByte {
-            try singleByte.process(bytes) { try feedChunks($0) }
+        if let legacy {
+            try legacy.process(bytes) { try feedChunks($0) }
+            reportLegacyRepair()
             return
         }
         if transcoder != nil {
@@ -273,6 +283,17 @@ public final class StreamingFeedParser {
         guard sanitizer != nil else { return try feedChunks(bytes) }
         try sanitizer?.process(bytes) { try feedChunks($0) }
         reportRepair()
+    }
+
+    /// Warns once about the first byte that was not the document's legacy encoding (see ``LegacyTranscoder``).
+    private func reportLegacyRepair() {
+        guard !legacyRepairReported, let legacy, legacy.replacedBytes > 0 else { return }
+        legacyRepairReported = true
+        let name = handler.documentEncoding ?? "its encoding"
+        let message =
+            "the document is read as \(name) but has bytes that are not \(name); they were replaced by U+FFFD and "
+            + "the rest was read (fix the feed's encoding declaration or its bytes)"
+        handler.warnings.append(SourceWarning(message, location: "encoding"))
     }
 
     /// Warns once about the first repair of invalid UTF-8 (see ``UTF8Sanitizer``).

@@ -107,6 +107,46 @@ import TributaryCore
         #expect(result.warnings.first?.message.contains("'ISO-8859-1', but its bytes are UTF-8") == true)
     }
 
+    /// UTF-8 declared as another encoding it is not (`us-ascii`, EUC-JP) is read as UTF-8 with a warning, as
+    /// feedparser reads it (it tries the declared encoding, then UTF-8); libxml2 stopped at the first byte it could
+    /// not decode and the feed lost its title and every item, with no error.
+    @Test(arguments: [
+        ("encoding-utf-8-declared-us-ascii.xml", "us-ascii"), ("encoding-utf-8-declared-euc-jp.xml", "EUC-JP"),
+    ])
+    func utf8DeclaredAsAnEncodingItIsNotIsReadAsUTF8(_ fixture: String, _ declared: String) throws {
+        let result = try FixtureSupport.parseFixture(fixture)
+        #expect(result.metadata?.title == Self.japanese.0)
+        #expect(result.items.map(\.title) == [Self.japanese.1])
+        #expect(result.items.first?.contentHTML == Self.japanese.2)
+        #expect(
+            result.warnings.map(\.message) == [
+                "the document says its encoding is '\(declared)', but its bytes are UTF-8; it was read as UTF-8 "
+                    + "(fix the encoding in the XML declaration or the server's Content-Type)"
+            ]
+        )
+    }
+
+    /// A byte that is not the document's encoding costs that byte, not the rest of the feed: libxml2 stopped there
+    /// and every later item was lost, silently. windows-1252's five empty positions (a Latin-1 feed's 0x9D, the end
+    /// of a doubly encoded `”`) are the C1 controls browsers read them as; a byte EUC-JP never uses is U+FFFD, with a
+    /// warning.
+    @Test func aByteThatIsNotTheEncodingCostsThatByteOnly() throws {
+        let latin = try FixtureSupport.parseFixture("encoding-iso-8859-1-with-windows-1252-empty-positions.xml")
+        #expect(latin.metadata?.title == "Café crème")
+        #expect(latin.items.map(\.title) == ["Über naïve façades", "Broken \u{81}\u{9D} here", "“Quoted” €5"])
+        #expect(latin.items.map(\.url) == ["https://example.com/1", "https://example.com/2", "https://example.com/3"])
+        #expect(latin.warnings.isEmpty)
+        let japanese = try FixtureSupport.parseFixture("encoding-euc-jp-with-bytes-that-are-not-euc-jp.xml")
+        #expect(japanese.metadata?.title == "日本語のフィード")
+        #expect(japanese.items.map(\.title) == ["東京で初雪", "Broken \u{FFFD}\u{FFFD} here", "大阪の天気は晴れ"])
+        #expect(
+            japanese.warnings.map(\.message) == [
+                "the document is read as euc-jp but has bytes that are not euc-jp; they were replaced by U+FFFD and "
+                    + "the rest was read (fix the feed's encoding declaration or its bytes)"
+            ]
+        )
+    }
+
     @Test func utf8UnderALatin1HTTPCharsetIsReadAsUTF8() throws {
         let bytes = Array("<rss version=\"2.0\"><channel><item><title>Brøndby</title></item></channel></rss>".utf8)
         let result = try FixtureSupport.parse(bytes, options: FixtureSupport.options(httpCharset: "latin1"))

@@ -54,3 +54,31 @@ for name, codec in [
 ]:
     with open(name, "wb") as f:
         f.write((UNDECLARED_HEAD + UNDECLARED_BODY).encode(codec))
+
+# UTF-8 declared as an encoding its bytes are not (pear XML_Feed_Parser's `rss091-international.xml` says us-ascii):
+# libxml2 stopped at the first byte its decoder refused and every item was lost.
+for name, declared in [
+    ("encoding-utf-8-declared-us-ascii.xml", "us-ascii"),
+    ("encoding-utf-8-declared-euc-jp.xml", "EUC-JP"),
+]:
+    with open(name, "wb") as f:
+        f.write(TEMPLATE.format(declared=declared, **JAPANESE).encode("utf-8"))
+
+# Bytes that are not the declared encoding, past the start: windows-1252's five empty positions (0x81, 0x9D: the
+# end of a doubly encoded “”) in a Latin-1 feed, and two bytes EUC-JP never uses. Each costs its bytes; the items
+# after it are read.
+BROKEN = """<?xml version="1.0" encoding="{declared}"?>
+<rss version="2.0"><channel><title>{title}</title><link>https://example.com/</link>
+<item><title>{first}</title><link>https://example.com/1</link></item>
+<item><title>Broken @ here</title><link>https://example.com/2</link></item>
+<item><title>{last}</title><link>https://example.com/3</link></item>
+</channel></rss>
+"""
+for name, declared, codec, text, bad in [
+    ("encoding-iso-8859-1-with-windows-1252-empty-positions.xml", "ISO-8859-1", "cp1252",
+     dict(title="Café crème", first="Über naïve façades", last="“Quoted” €5"), b"\x81\x9d"),
+    ("encoding-euc-jp-with-bytes-that-are-not-euc-jp.xml", "EUC-JP", "euc_jp",
+     dict(title="日本語のフィード", first="東京で初雪", last="大阪の天気は晴れ"), b"\xff\xff"),
+]:
+    with open(name, "wb") as f:
+        f.write(BROKEN.format(declared=declared, **text).encode(codec).replace(b"@", bad))
