@@ -194,7 +194,15 @@ public final class StreamingFeedParser {
         return prefix.count - firstNonASCII >= Self.sniffLength
     }
 
-    private func start(with initial: [UInt8]) throws {
+    private func start(with held: [UInt8]) throws {
+        var initial = held
+        if let declaration = Self.declarationAfterText(initial) {
+            initial.removeFirst(declaration)
+            let message =
+                "the document has \(declaration) bytes of text before its XML declaration (a server's error "
+                + "message, most likely); they were skipped (fix what prints them before the feed)"
+            handler.warnings.append(SourceWarning(message, location: "start of the document"))
+        }
         let choice = EncodingSniffer.choose(
             prefix: initial,
             httpCharset: options.httpCharset,
@@ -268,6 +276,35 @@ public final class StreamingFeedParser {
         context.pointee._private = Unmanaged.passUnretained(handler).toOpaque()
         handler.context = context
         try Array(body.dropFirst(head.count)).withUnsafeBytes { try feedFiltered($0) }
+    }
+
+    /// Where the XML declaration starts when text comes before it, `nil` otherwise: PHP prints its warnings
+    /// (`<br />\n<b>Warning</b>: count(): ...`) ahead of the feed a WordPress theme then writes, and the feed was
+    /// refused as "not a feed". Only text without a feed's root element in it is skipped, and only in an
+    /// ASCII-compatible document (the declaration is looked for as ASCII).
+    static func declarationAfterText(_ prefix: [UInt8]) -> Int? {
+        let start = prefix.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? prefix.endIndex
+        guard start < prefix.endIndex, !prefix[start...].starts(with: "<?xml".utf8),
+            !prefix[start...].starts(with: [0xEF, 0xBB, 0xBF]), !prefix.prefix(4).contains(0),
+            let declaration = firstIndex(of: Array("<?xml ".utf8), in: prefix[start...])
+        else { return nil }
+        let text = prefix[start..<declaration]
+        for root in ["<rss", "<feed", "<rdf:RDF", "<RDF", "<entry", "<channel"]
+        where firstIndex(of: Array(root.utf8), in: text) != nil {
+            return nil
+        }
+        return declaration
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var index = haystack.startIndex
+        while let found = haystack[index...].firstIndex(of: first) {
+            guard found + needle.count <= haystack.endIndex else { return nil }
+            if haystack[found..<(found + needle.count)].elementsEqual(needle) { return found }
+            index = found + 1
+        }
+        return nil
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {

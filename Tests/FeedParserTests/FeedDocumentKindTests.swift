@@ -11,6 +11,15 @@ import Testing
         #expect(FeedDocumentKind(start: Array("hello, world".utf8)) == .other(start: "hello, world"))
     }
 
+    /// A PHP warning printed before the XML declaration does not make the feed "not a feed": the parser skips it.
+    @Test func textBeforeAnXMLDeclarationIsXML() {
+        #expect(FeedDocumentKind(start: Array("Warning: oops\n<?xml version=\"1.0\"?><rss/>".utf8)) == .xml)
+        #expect(
+            FeedDocumentKind(start: Array("Warning: <?xml-stylesheet".utf8))
+                == .other(start: "Warning: <?xml-stylesheet")
+        )
+    }
+
     @Test func onlyWhiteSpaceNeedsMoreBytes() {
         #expect(FeedDocumentKind(start: Array("  \t\n".utf8)) == nil)
         #expect(FeedDocumentKind(start: [UInt8]()) == nil)

@@ -63,6 +63,33 @@ import TributaryCore
         #expect(parsed.warnings.isEmpty)
     }
 
+    /// PHP warnings printed ahead of a WordPress podcast feed (podcast-feed-parser's `canal.xml`) made it "not a
+    /// feed: the root element is <br>"; the text before the XML declaration is skipped with a warning, as feedparser
+    /// reads past it. Text that holds a feed's root element is never skipped.
+    @Test func textBeforeTheXMLDeclarationIsSkipped() throws {
+        let parsed = try FixtureSupport.parseFixture("rss-after-php-warnings.xml")
+        #expect(parsed.metadata?.title == "Canal de exemplo")
+        #expect(parsed.items.map(\.title) == ["Episódio 2", "Episódio 1"])
+        #expect(
+            parsed.warnings.map(\.message) == [
+                "the document has 436 bytes of text before its XML declaration (a server's error message, most "
+                    + "likely); they were skipped (fix what prints them before the feed)"
+            ]
+        )
+        let plain = try FixtureSupport.parse(
+            Array("Warning: something went wrong\n<?xml version=\"1.0\"?><rss><channel><title>T</title>".utf8)
+                + Array("<item><title>One</title></item></channel></rss>".utf8)
+        )
+        #expect(plain.items.map(\.title) == ["One"])
+        #expect(plain.warnings.first?.message.hasPrefix("the document has 30 bytes of text before") == true)
+        let declarationInText = try FixtureSupport.parse(
+            Array("<rss><channel><title>T</title><item><title>One</title><description><![CDATA[".utf8)
+                + Array("<?xml version=\"1.0\"?>]]></description></item></channel></rss>".utf8)
+        )
+        #expect(declarationInText.items.map(\.title) == ["One"])
+        #expect(declarationInText.warnings.isEmpty)
+    }
+
     /// An item with two guids (Readrops' test feed: `<guid>guid</guid>` then `<guid isPermaLink="false">guid</guid>`)
     /// is named by the last, as written when it is no permalink, and keeps the address the permalink gave it, as
     /// feedparser reads it; the other order and a single guid read as before.

@@ -33,6 +33,8 @@ public enum FeedDocumentKind: Sendable, Equatable {
         switch head[index] {
         case UInt8(ascii: "<"): self = .xml
         case UInt8(ascii: "{"): self = .json
+        // Text a server printed before the XML declaration (a PHP warning) is skipped by the parser.
+        case _ where StreamingFeedParser.declarationAfterText(head) != nil: self = .xml
         default: self = .other(start: String(decoding: head[index...].prefix(40), as: UTF8.self))
         }
     }
