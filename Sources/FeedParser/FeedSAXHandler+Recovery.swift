@@ -31,13 +31,18 @@ extension FeedSAXHandler {
     }
 
     /// Called for libxml2's "Opening and ending tag mismatch" error, just before it ends its innermost element:
-    /// when the end tag names an open element at or inside the captured one, the next end closes down to it.
+    /// when the end tag names an open element (at or inside the captured one, while text is captured), the next end
+    /// closes down to it. libxml2's innermost element is the one it found mismatched, unless it is one already
+    /// closed here (a phantom): then the element on top of the stack may be the one named. Without that, raw HTML
+    /// in a description (`<a><img></a>`, the `img` never closed) left `</description>` and then `</item>` each
+    /// closing the wrong element, and the item's link, date and enclosure were read as its description's text.
     func noteMismatch(_ endTagName: UnsafeMutablePointer<CChar>?) {
-        guard capturing != nil, skippedDepth == 0, let endTagName else { return }
+        guard skippedDepth == 0, let endTagName else { return }
         var local = UnsafePointer(endTagName)
         if let colon = strrchr(endTagName, 0x3A) { local = UnsafePointer(colon + 1) }
-        var index = stack.count - 2
-        while index >= captureDepth, index >= 0 {
+        var index = stack.count - (phantomBases.last == stack.count ? 1 : 2)
+        let floor = capturing != nil ? captureDepth : 0
+        while index >= floor, index >= 0 {
             if strcmp(UnsafeRawPointer(stack[index].localName).assumingMemoryBound(to: CChar.self), local) == 0 {
                 pendingCloseDepth = index
                 return

@@ -203,6 +203,29 @@ import TributaryCore
         #expect(result.items.first?.contentHTML == "bold <b>start <i>it</i></b>")
     }
 
+    /// Raw HTML in a description whose `img` is never closed (`<a><img></a>`, RssBandit's RSS 0.92 sample): the
+    /// `</a>` closes the image and the link, and then `</description>` and `</item>` each closed one element too
+    /// few, so the item's link, date and enclosure were read as its description's text.
+    @Test func anUnclosedVoidTagInsideRawHTMLDoesNotSwallowTheItemsFollowingFields() throws {
+        let bytes = rss(
+            """
+            <item><title>one</title><description><a href="http://e.example/"><img src="http://e.example/i.gif">\
+            </a>Text one.</description><link>http://e.example/1</link><pubDate>Sun, 21 Jan 2001 10:00:00 GMT</pubDate>\
+            <enclosure url="http://e.example/1.mp3" length="1" type="audio/mpeg"/></item>\
+            <item><title>two</title><link>http://e.example/2</link></item>
+            """
+        )
+        let result = try parseEverySplit(bytes)
+        #expect(result.items.map(\.title) == ["one", "two"])
+        #expect(result.items.map(\.url) == ["http://e.example/1", "http://e.example/2"])
+        #expect(result.items.first?.datePublished == Date(timeIntervalSince1970: 980_071_200))
+        #expect(result.items.first?.attachments.map(\.url) == ["http://e.example/1.mp3"])
+        #expect(
+            result.items.first?.contentHTML
+                == "<a href=\"http://e.example/\"><img src=\"http://e.example/i.gif\"></a>Text one."
+        )
+    }
+
     @Test func atomBase64TitlesAreDecodedAndNakedMarkupBecomesText() throws {
         let atom03 = Array(
             """
