@@ -85,7 +85,8 @@ enum ElementKind: UInt8 {
             return localName == "body" ? .xhtmlBody : .other
         case "http://www.w3.org/1999/02/22-rdf-syntax-ns#":
             return localName == "rdf" ? .rdf : .other
-        case "http://purl.org/rss/1.0/modules/content/":
+        // The content module, and the same address with a dot for its last slash but one (PEAR's RSS 2.0 sample).
+        case "http://purl.org/rss/1.0/modules/content/", "http://purl.org/rss/1.0.modules/content/":
             return localName == "encoded" ? .contentEncoded : .other
         // Dublin Core 1.0 (early RSS 1.0 feeds) names the same elements as 1.1.
         case "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/", "http://purl.org/dc/elements/1.0/":

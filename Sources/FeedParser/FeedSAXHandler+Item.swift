@@ -108,8 +108,10 @@ extension FeedSAXHandler {
         case .enclosure where inMedia:  // also inside a `media:group`, as feedparser reads it
             // `url=""` names no file. A relative URL stays as written, as feedparser keeps it (an Atom
             // `link rel="enclosure"` is resolved, as there); the RSS adapter resolves it against the address the
-            // feed was fetched from (`FeedStreamConsumer`).
-            guard let url = attributes.value("url").map(Self.trimmed), !url.isEmpty else { return }
+            // feed was fetched from (`FeedStreamConsumer`). An `href` in place of `url` (Atom's word) is read as
+            // feedparser reads it.
+            guard let url = (attributes.value("url") ?? attributes.value("href")).map(Self.trimmed), !url.isEmpty
+            else { return }
             item.addAttachment(
                 FeedItem.Attachment(
                     url: FeedText.hasScheme(url) ? resolve(url, baseCount: baseCount) : url,

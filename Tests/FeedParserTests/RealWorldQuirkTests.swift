@@ -90,6 +90,25 @@ import TributaryCore
         #expect(declarationInText.warnings.isEmpty)
     }
 
+    /// The content module's address written with a dot (`http://purl.org/rss/1.0.modules/content/`, PEAR's RSS 2.0
+    /// sample) still gives the item its full text, and an enclosure that names its file with `href` (Atom's word,
+    /// Planet Venus's tests) is kept, as feedparser reads both.
+    @Test func aMistypedContentModuleAndAnEnclosureHrefAreRead() throws {
+        let parsed = try FixtureSupport.parse(
+            Array(
+                """
+                <rss version="2.0" xmlns:content="http://purl.org/rss/1.0.modules/content/"><channel><title>T</title>
+                <item><title>A</title><description>Short.</description>
+                <content:encoded><![CDATA[<p>Full text of the post</p>]]></content:encoded>
+                <enclosure href="http://example.com/1.mp3" type="audio/mpeg"/></item></channel></rss>
+                """.utf8
+            )
+        )
+        #expect(parsed.items.first?.contentHTML == "<p>Full text of the post</p>")
+        #expect(parsed.items.first?.summary == "Short.")
+        #expect(parsed.items.first?.attachments.map(\.url) == ["http://example.com/1.mp3"])
+    }
+
     /// An item with two guids (Readrops' test feed: `<guid>guid</guid>` then `<guid isPermaLink="false">guid</guid>`)
     /// is named by the last, as written when it is no permalink, and keeps the address the permalink gave it, as
     /// feedparser reads it; the other order and a single guid read as before.
