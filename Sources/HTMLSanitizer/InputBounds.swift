@@ -69,6 +69,25 @@ enum InputBounds {
         return bytes
     }
 
+    /// `bytes` without what HTML reads as a bogus comment from `<?` to the next `>` (to the end when there is none):
+    /// PHP left in a post (`<? echo $x; ?>`), an XML declaration pasted into content. libxml2 reads `<?` followed by
+    /// a space as text and showed the code; a browser shows nothing.
+    static func withoutProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
+        // `find` gives the position of a pattern's last byte: the `?`, the `>`.
+        guard var question = find([0x3C, 0x3F], in: bytes, from: 0) else { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        while true {
+            output.append(contentsOf: bytes[copied..<(question - 1)])
+            copied = (find([0x3E], in: bytes, from: question + 1) ?? bytes.count - 1) + 1
+            guard copied < bytes.count, let next = find([0x3C, 0x3F], in: bytes, from: copied) else { break }
+            question = next
+        }
+        if copied < bytes.count { output.append(contentsOf: bytes[copied...]) }
+        return output
+    }
+
     /// `bytes` up to the first tag that nests deeper than ``nestingLimit`` or has more than ``attributeLimit``
     /// attributes.
     static func cut(_ bytes: [UInt8]) -> [UInt8] {

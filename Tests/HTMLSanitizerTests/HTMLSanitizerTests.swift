@@ -139,6 +139,15 @@ import Testing
         #expect(clean("<p>a<img alt=\"x\">b <i>c</i></p>") == "<p>ab <i>c</i></p>")
     }
 
+    /// `<?` opens what HTML reads as a bogus comment, to the next `>`: PHP code left in a post (RSSOwl's saved
+    /// feeds) showed as text, as libxml2 reads `<?` and a space.
+    @Test func dropsWhatHTMLReadsAsABogusCommentFromLessThanQuestionMark() {
+        #expect(clean("a <? echo 1; ?> b") == "a  b")
+        #expect(clean("<p>x<?php echo $y; ?>z</p><?xml version=\"1.0\"?><p>w</p>") == "<p>xz</p><p>w</p>")
+        #expect(clean("<p>cut <? never closed</p>") == "<p>cut </p>")
+        #expect(clean("<?") == "")
+    }
+
     @Test func dropsImagesWithoutAUsableSource() {
         #expect(
             clean("a<img alt=\"x\">b<img src=\"javascript:alert(1)\">c<img src=\"data:image/png;base64,AAAA\">d")
