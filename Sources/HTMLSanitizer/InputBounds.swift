@@ -3,13 +3,15 @@ import TributaryCore
 /// Cleans and bounds the input before libxml2 sees it, so that time and memory stay bounded whatever it holds.
 ///
 /// libxml2 2.9's HTML parser compares every end tag with each open element and every attribute with the earlier
-/// ones of its tag, so deeply nested or attribute-stuffed input costs quadratic time. A quick scan that reads tags
-/// roughly as the parser does cuts the input where elements nest deeper than ``nestingLimit`` or a tag has more
-/// than ``attributeLimit`` attributes. Only hostile input comes near either.
+/// ones of its tag, so deeply nested or attribute-stuffed input costs quadratic time, and it stops reading at 256
+/// levels, losing the rest of the input. A quick scan that reads tags roughly as the parser does leaves out the start
+/// tags that would nest deeper than ``nestingLimit`` and the tags that have more than ``attributeLimit``
+/// attributes; their text stays. Only hostile input comes near either.
 enum InputBounds {
-    /// The deepest nesting read; the input is cut at the start tag that would go deeper.
-    static let nestingLimit = 512
-    /// The most attributes in one tag; the input is cut at the tag that has more.
+    /// The deepest nesting read, below libxml2's 256 with room for the `html` and `body` it adds; a start tag that
+    /// would go deeper is left out.
+    static let nestingLimit = 240
+    /// The most attributes in one tag; a tag that has more is left out.
     static let attributeLimit = 128
 
     /// `html` as UTF-8, at most `maximumBytes` long, cut at a character boundary, without NUL, DEL and C0
@@ -88,8 +90,8 @@ enum InputBounds {
         return output
     }
 
-    /// `bytes` up to the first tag that nests deeper than ``nestingLimit`` or has more than ``attributeLimit``
-    /// attributes.
+    /// `bytes` without the start tags that would nest deeper than ``nestingLimit`` and the tags that have more than
+    /// ``attributeLimit`` attributes (a copy only when there are any).
     static func cut(_ bytes: [UInt8]) -> [UInt8] {
         // Open elements by a hash of their name, and how many of each are open: most end tags of hostile input
         // match nothing, and the count says so without a search.
@@ -97,6 +99,14 @@ enum InputBounds {
         var openCounts: [UInt64: Int] = [:]
         var index = 0
         let count = bytes.count
+        // The bytes kept so far when a tag was left out, and where the bytes not yet copied start.
+        var kept: [UInt8]?
+        var copied = 0
+        func leaveOut(_ tag: Range<Int>) {
+            if kept == nil { kept = [] }
+            kept?.append(contentsOf: bytes[copied..<tag.lowerBound])
+            copied = tag.upperBound
+        }
         while index < count {
             guard bytes[index] == 0x3C else {  // <
                 index += 1
@@ -127,6 +137,7 @@ enum InputBounds {
             }
             let name = hash(bytes[nameStart..<cursor])
             var attributes = 0
+            var tooManyAttributes = false
             var selfClosing = false
             // Attributes, until `>`.
             while cursor < count, bytes[cursor] != 0x3E {
@@ -140,7 +151,7 @@ enum InputBounds {
                     continue
                 }
                 attributes += 1
-                if attributes > attributeLimit { return Array(bytes[..<tagStart]) }
+                if attributes > attributeLimit { tooManyAttributes = true }
                 while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != 0x3E, bytes[cursor] != 0x3D {
                     cursor += 1
                 }
@@ -154,20 +165,27 @@ enum InputBounds {
                     while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != 0x3E { cursor += 1 }
                 }
             }
-            index = cursor + 1
-            if isEnd {
+            index = min(cursor + 1, count)
+            if tooManyAttributes {
+                leaveOut(tagStart..<index)
+            } else if isEnd {
                 if openCounts[name, default: 0] > 0, let match = open.lastIndex(of: name) {
                     for closed in open[match...] { openCounts[closed, default: 1] -= 1 }
                     open.removeSubrange(match...)
                 }
             } else if !selfClosing, !voidNames.contains(name) {
                 closeImplied(by: name, open: &open, openCounts: &openCounts)
-                open.append(name)
-                openCounts[name, default: 0] += 1
-                if open.count > nestingLimit { return Array(bytes[..<tagStart]) }
+                if open.count >= nestingLimit {
+                    leaveOut(tagStart..<index)
+                } else {
+                    open.append(name)
+                    openCounts[name, default: 0] += 1
+                }
             }
         }
-        return bytes
+        guard var kept else { return bytes }
+        kept.append(contentsOf: bytes[copied...])
+        return kept
     }
 
     // MARK: - Private
