@@ -124,7 +124,7 @@ public struct HTMLSanitizer: Sendable {
                 return Self.trimmed(direct)
             }
         }
-        let cleaned = InputBounds.withoutProcessingInstructions(InputBounds.clean(utf8, maximumBytes: maximumBytes))
+        let cleaned = InputBounds.clean(utf8, maximumBytes: maximumBytes)
         var output = render(InputBounds.cut(cleaned), base: base, readingDirectly: false)
         for _ in 0..<Self.settleRounds {
             // What sanitizing the output again does, except that the output is read whole even when it is longer

@@ -71,27 +71,10 @@ enum InputBounds {
         return bytes
     }
 
-    /// `bytes` without what HTML reads as a bogus comment from `<?` to the next `>` (to the end when there is none):
-    /// PHP left in a post (`<? echo $x; ?>`), an XML declaration pasted into content. libxml2 reads `<?` followed by
-    /// a space as text and showed the code; a browser shows nothing.
-    static func withoutProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
-        // `find` gives the position of a pattern's last byte: the `?`, the `>`.
-        guard var question = find([0x3C, 0x3F], in: bytes, from: 0) else { return bytes }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var copied = 0
-        while true {
-            output.append(contentsOf: bytes[copied..<(question - 1)])
-            copied = (find([0x3E], in: bytes, from: question + 1) ?? bytes.count - 1) + 1
-            guard copied < bytes.count, let next = find([0x3C, 0x3F], in: bytes, from: copied) else { break }
-            question = next
-        }
-        if copied < bytes.count { output.append(contentsOf: bytes[copied...]) }
-        return output
-    }
-
-    /// `bytes` without the start tags that would nest deeper than ``nestingLimit`` and the tags that have more than
-    /// ``attributeLimit`` attributes (a copy only when there are any).
+    /// `bytes` without the start tags that would nest deeper than ``nestingLimit``, the tags that have more than
+    /// ``attributeLimit`` attributes, and what HTML reads as a bogus comment from `<?` to the next `>` (to the end
+    /// when there is none: PHP left in a post, `<? echo $x; ?>`, which libxml2 showed as text when a space follows
+    /// the `?`); a copy only when there are any.
     static func cut(_ bytes: [UInt8]) -> [UInt8] {
         // Open elements by a hash of their name, and how many of each are open: most end tags of hostile input
         // match nothing, and the count says so without a search.
@@ -118,6 +101,11 @@ enum InputBounds {
             if cursor < count, bytes[cursor] == 0x2F {  // /
                 isEnd = true
                 cursor += 1
+            }
+            if !isEnd, cursor < count, bytes[cursor] == 0x3F {  // <? a bogus comment
+                index = (find([0x3E], in: bytes, from: cursor) ?? count - 1) + 1
+                leaveOut(tagStart..<index)
+                continue
             }
             if cursor < count, bytes[cursor] == 0x21 {  // <!-- comments and declarations hold no tags
                 if count - cursor >= 3, bytes[cursor + 1] == 0x2D, bytes[cursor + 2] == 0x2D {
