@@ -293,7 +293,7 @@ enum EncodingSniffer {
         prefix: [UInt8]
     ) -> (encoding: String?, skip: Int, warnings: [SourceWarning])? {
         if let first = declared.unicodeScalars.first, ("0"..."9").contains(first), isKnown("CP" + declared),
-            let end = firstIndex(of: Array("?>".utf8), in: Array(prefix.prefix(1024)))
+            let end = firstIndex(of: Array("?>".utf8), in: prefix.prefix(1024))
         {
             return ("CP" + declared, end + 2, [])
         }
@@ -362,7 +362,7 @@ enum EncodingSniffer {
         }
         let bomLength = byteOrderMark(Array(bytes))?.length ?? 0
         let text = Array(bytes.dropFirst(bomLength))
-        guard text.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: Array("?>".utf8), in: text) else {
+        guard text.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: Array("?>".utf8), in: text[...]) else {
             return nil
         }
         let declaration = String(decoding: text[..<end], as: UTF8.self)
@@ -435,11 +435,15 @@ enum EncodingSniffer {
         }
     }
 
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count)
-        where haystack[index..<(index + needle.count)].elementsEqual(needle) {
-            return index
+    /// Where `needle` first starts in `haystack` (an index of `haystack`), the byte search of the prefix's
+    /// readers.
+    static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var index = haystack.startIndex
+        while let found = haystack[index...].firstIndex(of: first) {
+            guard found + needle.count <= haystack.endIndex else { return nil }
+            if haystack[found..<(found + needle.count)].elementsEqual(needle) { return found }
+            index = found + 1
         }
         return nil
     }

@@ -286,25 +286,14 @@ public final class StreamingFeedParser {
         let start = prefix.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? prefix.endIndex
         guard start < prefix.endIndex, !prefix[start...].starts(with: "<?xml".utf8),
             !prefix[start...].starts(with: [0xEF, 0xBB, 0xBF]), !prefix.prefix(4).contains(0),
-            let declaration = firstIndex(of: Array("<?xml ".utf8), in: prefix[start...])
+            let declaration = EncodingSniffer.firstIndex(of: Array("<?xml ".utf8), in: prefix[start...])
         else { return nil }
         let text = prefix[start..<declaration]
         for root in ["<rss", "<feed", "<rdf:RDF", "<RDF", "<entry", "<channel"]
-        where firstIndex(of: Array(root.utf8), in: text) != nil {
+        where EncodingSniffer.firstIndex(of: Array(root.utf8), in: text) != nil {
             return nil
         }
         return declaration
-    }
-
-    private static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
-        var index = haystack.startIndex
-        while let found = haystack[index...].firstIndex(of: first) {
-            guard found + needle.count <= haystack.endIndex else { return nil }
-            if haystack[found..<(found + needle.count)].elementsEqual(needle) { return found }
-            index = found + 1
-        }
-        return nil
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer) throws {
