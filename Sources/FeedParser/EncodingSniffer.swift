@@ -180,7 +180,7 @@ enum EncodingSniffer {
         guard !sample.isEmpty, sample.withUnsafeBufferPointer({ UTF8Sanitizer.isValid($0) }) else { return nil }
         if !isWindows1252Label(stated) {
             let decoder = browserSuperset(of: stated) ?? stated
-            guard isKnown(decoder), !decodes(Array(sample), as: decoder) else { return nil }
+            guard isKnown(decoder), !LegacyTranscoder.reads(Array(sample), as: decoder) else { return nil }
         }
         let message =
             "the document says its encoding is '\(stated)', but its bytes are UTF-8; it was read as UTF-8 "
@@ -325,26 +325,6 @@ enum EncodingSniffer {
         else { return "IBM037" }
         let candidates = [declared, declared.replacingOccurrences(of: "_", with: "-")]
         return candidates.first { LegacyTranscoder(encoding: $0) != nil } ?? "IBM037"
-    }
-
-    /// Whether `bytes` are text in `encoding` as iconv reads it (libxml2 decodes through iconv); a sequence cut off
-    /// by the end of the bytes is not an error.
-    static func decodes(_ bytes: [UInt8], as encoding: String) -> Bool {
-        let converter = iconv_open("UTF-8", encoding)
-        guard let converter, converter != iconv_t(bitPattern: -1) else { return false }
-        defer { iconv_close(converter) }
-        var input = bytes.map { CChar(bitPattern: $0) }
-        var output = [CChar](repeating: 0, count: 4 * bytes.count + 16)
-        return input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                var inPointer = inBuffer.baseAddress
-                var inLeft = inBuffer.count
-                var outPointer = outBuffer.baseAddress
-                var outLeft = outBuffer.count
-                let result = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
-                return result != -1 || errno == EINVAL
-            }
-        }
     }
 
     /// Whether libxml2 (through iconv) can decode an encoding.

@@ -58,7 +58,7 @@ final class LegacyTranscoder {
             }
             if converted > 0 {
                 table.append(output.prefix(converted).map { UInt8(bitPattern: $0) })
-            } else if Self.isWindows1252(compact), (0x80...0x9F).contains(value) {
+            } else if EncodingSniffer.isWindows1252Label(encoding), (0x80...0x9F).contains(value) {
                 table.append([0xC2, UInt8(value)])  // WHATWG: the empty positions are the C1 controls
             } else {
                 table.append(Self.replacement)
@@ -77,10 +77,6 @@ final class LegacyTranscoder {
 
     deinit {
         if case .stream(let descriptor) = form { iconv_close(descriptor) }
-    }
-
-    private static func isWindows1252(_ compact: String) -> Bool {
-        compact == "windows1252" || compact == "cp1252" || compact == "xcp1252"
     }
 
     /// Transcodes the next bytes and hands their UTF-8 to `body`.
@@ -127,6 +123,14 @@ final class LegacyTranscoder {
         output.append(contentsOf: held.prefix(written).map { UInt8(bitPattern: $0) })
         guard !output.isEmpty else { return }
         try output.withUnsafeBytes(body)
+    }
+
+    /// Whether `bytes` are text in `encoding`: every byte is read, a sequence cut off at their end aside; `false`
+    /// when this type does not read the encoding (ISO-2022 is 7-bit, so bytes with the high bit are never it).
+    static func reads(_ bytes: [UInt8], as encoding: String) -> Bool {
+        guard let transcoder = LegacyTranscoder(encoding: encoding) else { return false }
+        transcoder.process(bytes) { _ in }
+        return transcoder.replacedBytes == 0
     }
 
     /// The UTF-8 of `bytes` as one array (a whole text: a sequence cut off at its end becomes U+FFFD).
