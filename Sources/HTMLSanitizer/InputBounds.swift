@@ -72,9 +72,11 @@ enum InputBounds {
     }
 
     /// `bytes` without the start tags that would nest deeper than ``nestingLimit``, the tags that have more than
-    /// ``attributeLimit`` attributes, and what HTML reads as a bogus comment from `<?` to the next `>` (to the end
-    /// when there is none: PHP left in a post, `<? echo $x; ?>`, which libxml2 showed as text when a space follows
-    /// the `?`); a copy only when there are any.
+    /// ``attributeLimit`` attributes, the tags of prefixed elements (Word's `<o:p>`, unknown to HTML, which libxml2
+    /// reads as `<p>`: an empty paragraph after each pasted one), and what HTML reads as a bogus comment from `<?` to
+    /// the next `>` (to the end when there is none: PHP left in a post, `<? echo $x; ?>`, which libxml2 showed as
+    /// text when a space follows the `?`); a `<br />` between a tag's attributes becomes a space. A copy only when
+    /// any of these is there; the text inside a tag left out stays.
     static func cut(_ bytes: [UInt8]) -> [UInt8] {
         // Open elements by a hash of their name, and how many of each are open: most end tags of hostile input
         // match nothing, and the count says so without a search.
@@ -85,9 +87,10 @@ enum InputBounds {
         // The bytes kept so far when a tag was left out, and where the bytes not yet copied start.
         var kept: [UInt8]?
         var copied = 0
-        func leaveOut(_ tag: Range<Int>) {
+        func leaveOut(_ tag: Range<Int>, keeping replacement: UInt8? = nil) {
             if kept == nil { kept = [] }
-            kept?.append(contentsOf: bytes[copied..<tag.lowerBound])
+            kept?.append(contentsOf: bytes[copied..<max(copied, tag.lowerBound)])
+            if let replacement { kept?.append(replacement) }
             copied = tag.upperBound
         }
         while index < count {
@@ -124,6 +127,9 @@ enum InputBounds {
                 cursor += 1
             }
             let name = hash(bytes[nameStart..<cursor])
+            // A prefixed name (`o:p`, `st1:place`) is an element HTML does not know, but libxml2 drops the prefix
+            // and reads `<o:p>` as a paragraph.
+            let isPrefixed = bytes[nameStart..<cursor].contains(0x3A)
             var attributes = 0
             var tooManyAttributes = false
             var selfClosing = false
@@ -136,6 +142,14 @@ enum InputBounds {
                 if bytes[cursor] == 0x2F {
                     selfClosing = cursor + 1 < count && bytes[cursor + 1] == 0x3E
                     cursor += 1
+                    continue
+                }
+                if bytes[cursor] == 0x3C, let end = lineBreakEnd(in: bytes, at: cursor) {
+                    // WordPress turns each line break of a post into `<br />`, inside a tag written over several
+                    // lines too (`<iframe src="..."<br />` and `scrolling="no">` on the next line). libxml2 would end
+                    // the tag at the `<` and show the rest of it as text; it is a space between attributes.
+                    leaveOut(cursor..<end, keeping: 0x20)
+                    cursor = end
                     continue
                 }
                 attributes += 1
@@ -154,7 +168,7 @@ enum InputBounds {
                 }
             }
             index = min(cursor + 1, count)
-            if tooManyAttributes {
+            if tooManyAttributes || isPrefixed {
                 leaveOut(tagStart..<index)
             } else if isEnd {
                 if openCounts[name, default: 0] > 0, let match = open.lastIndex(of: name) {
@@ -240,6 +254,14 @@ enum InputBounds {
             index += 1
         }
         return false
+    }
+
+    /// Where `<br>`, `<br/>` or `<br />` at `start` ends (after its `>`), if one is there.
+    private static func lineBreakEnd(in bytes: [UInt8], at start: Int) -> Int? {
+        guard start + 3 < bytes.count, bytes[start + 1] | 0x20 == 0x62, bytes[start + 2] | 0x20 == 0x72,
+            isSpace(bytes[start + 3]) || bytes[start + 3] == 0x2F || bytes[start + 3] == 0x3E
+        else { return nil }
+        return find([0x3E], in: bytes, from: start + 3).map { $0 + 1 }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

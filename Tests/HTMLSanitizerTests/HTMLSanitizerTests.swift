@@ -139,6 +139,40 @@ import Testing
         #expect(clean("<p>a<img alt=\"x\">b <i>c</i></p>") == "<p>ab <i>c</i></p>")
     }
 
+    /// A prefixed element is an unknown element to HTML: `<o:p>`, which Word puts after each paragraph it pastes,
+    /// is not a paragraph, but libxml2 drops the prefix and reads `p`: a post pasted from Word (RSSOwl's saved feeds)
+    /// got an empty paragraph after each of its own, or split in two around one.
+    @Test func unwrapsPrefixedElementsAsUnknownOnes() {
+        #expect(
+            clean("<p class=\"MsoNormal\">end of the day.<o:p>&nbsp;</o:p></p><p>a<o:p>b</o:p>c</p>")
+                == "<p>end of the day.\u{A0}</p><p>abc</p>"
+        )
+        #expect(
+            clean("<p>a <x:b>bold</x:b> <foo:div>d</foo:div> <st1:place>Paris</st1:place></p>")
+                == "<p>a bold d Paris</p>"
+        )
+        #expect(clean("<o:script>text</o:script><O:P>q</O:P>") == "textq")
+    }
+
+    /// WordPress turns a post's line breaks into `<br />`, inside a tag written over several lines too (picoFeed's
+    /// saved Planète jQuery feed): libxml2 ended the tag at the `<` and showed the rest of its attributes as text.
+    /// Between attributes, the `<br />` is a space.
+    @Test func readsALineBreakBetweenAttributesAsASpace() {
+        #expect(
+            clean(
+                "<p>Before</p><script type=\"text/javascript\"<br />\nsrc=\"https://maps.example.com/js?a=1&amp;b=2\"><br />\n"
+                    + "</script><p>Middle</p><p><iframe src=\"https://example.com/like\"<br />\n scrolling=\"no\"<br>"
+                    + " style=\"border:none\"></iframe>After</p>"
+            ) == "<p>Before</p><p>Middle</p><p>After</p>"
+        )
+        #expect(
+            clean("<a href=\"https://example.com/x\"<BR/>\ntitle=\"t\">link</a> <b>b</b>")
+                == "<a href=\"https://example.com/x\" title=\"t\">link</a> <b>b</b>"
+        )
+        // Elsewhere a `<br />` is a line break, and a `<` between attributes that starts no `<br>` is left to libxml2.
+        #expect(clean("a<br />b") == "a<br />b")
+    }
+
     /// `<?` opens what HTML reads as a bogus comment, to the next `>`: PHP code left in a post (RSSOwl's saved
     /// feeds) showed as text, as libxml2 reads `<?` and a space.
     @Test func dropsWhatHTMLReadsAsABogusCommentFromLessThanQuestionMark() {
