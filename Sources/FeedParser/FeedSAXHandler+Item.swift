@@ -290,10 +290,10 @@ extension FeedSAXHandler {
                 if !subtitle.isEmpty { item.updateDetails { $0.itunesSubtitle = subtitle } }
             }
             if item.mediaDescription == nil {
-                item.mediaDescription = rawText(.html(unescapingTwice: true, links: linkBase()))
+                item.mediaDescription = rawText(.html(links: linkBase()))
             }
         case .contentEncoded:
-            item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
+            item.contentEncoded = rawText(.html(links: linkBase()))
         case .rights:
             if item.rights == nil {
                 item.rights = rawText(.plainText(markup: captureType != .text))
@@ -303,7 +303,7 @@ extension FeedSAXHandler {
             }
         case .fullitem:
             if item.contentEncoded == nil {
-                item.contentEncoded = rawText(.html(unescapingTwice: false, links: linkBase()))
+                item.contentEncoded = rawText(.html(links: linkBase()))
             }
         case .xhtmlBody:
             if item.contentEncoded == nil { item.contentEncoded = rawText(.trimmed) }
@@ -313,14 +313,14 @@ extension FeedSAXHandler {
             guard item.atomContentText == nil, item.atomContentHTML == nil else { break }
             switch captureType {
             case .text, .base64, .opaque: item.atomContentText = rawText(.verbatim)
-            case .html: item.atomContentHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
+            case .html: item.atomContentHTML = rawText(.html(links: linkBase()))
             case .xhtml: item.atomContentHTML = rawText(.trimmed)
             }
         case .atomSummary:
             // A summary written as HTML or XHTML keeps its markup: it is the content of an entry that has none.
             switch captureType {
             case .text, .base64, .opaque: item.summary = rawText(.plainText(markup: false))
-            case .html: item.summaryHTML = rawText(.html(unescapingTwice: false, links: linkBase()))
+            case .html: item.summaryHTML = rawText(.html(links: linkBase()))
             case .xhtml: item.summaryHTML = rawText(.trimmed)
             }
         case .guid:
@@ -614,7 +614,7 @@ extension FeedSAXHandler {
         item.secondDescriptionIsText = captureType == .text || captureType == .base64
         switch captureType {
         case .text, .base64, .opaque: item.secondDescription = rawText(.plainText(markup: false))
-        case .html: item.secondDescription = rawText(.html(unescapingTwice: false, links: linkBase()))
+        case .html: item.secondDescription = rawText(.html(links: linkBase()))
         case .xhtml: item.secondDescription = rawText(.trimmed)
         }
     }
@@ -627,10 +627,10 @@ extension FeedSAXHandler {
     private func descriptionRawText(_ kind: ElementKind) -> RawText {
         let bytes = text.bytes
         guard kind == .itunesSummary, !FeedText.looksLikeHTML(bytes) else {
-            return rawText(.html(unescapingTwice: true, links: linkBase()))
+            return rawText(.html(links: linkBase()))
         }
         let html = Self.plainTextAsHTML(bytes)
-        return html.withUnsafeBufferPointer { item.keep($0, as: .html(unescapingTwice: false, links: linkBase())) }
+        return html.withUnsafeBufferPointer { item.keep($0, as: .html(links: linkBase())) }
     }
 
     /// Plain text as HTML that shows it: `&`, `<` and `>` escaped, an empty line kept as a paragraph break. A line

@@ -33,7 +33,7 @@ struct ItemBuilder {
     var mediaTitle: RawText?
     /// `dc:language` or `language` of the item, else the `xml:lang` in force where it starts.
     var language: String?
-    /// HTML, unescaped once more when it was escaped twice (Fixtures/double-escaped-description-*).
+    /// HTML (escaped twice, it is shown as escaped markup: Fixtures/double-escaped-description-*).
     var description: RawText?
     /// `media:description` or `itunes:subtitle`: the item's text when it has no description, summary or content.
     var mediaDescription: RawText?

@@ -16,9 +16,10 @@ struct RawText: Sendable {
         case trimmed
         /// Plain text: from HTML (`markup`), tags stripped and references decoded; else only white space collapsed.
         case plainText(markup: Bool)
-        /// HTML: unescaped once more when it was escaped twice (RSS descriptions, `unescapingTwice`), and its
-        /// relative `href` and `src` values resolved when there is a ``LinkBase``.
-        case html(unescapingTwice: Bool, links: LinkBase?)
+        /// HTML, its relative `href` and `src` values resolved when there is a ``LinkBase``. HTML escaped twice
+        /// (`&amp;lt;p&amp;gt;`) stays escaped markup, shown as text, as browsers, feedparser and gofeed show it:
+        /// it is also how a post names a tag (`Use &lt;p&gt; for paragraphs` in a CDATA section).
+        case html(links: LinkBase?)
         /// A URL reference, resolved against the base.
         case url(LinkBase)
     }
@@ -113,16 +114,8 @@ struct RawText: Sendable {
         switch reading {
         case .verbatim, .trimmed, .plainText, .url:
             return body(own)
-        case .html(let unescapingTwice, let links):
-            let unescaped = unescapingTwice && FeedText.isDoubleEscaped(own) ? FeedText.decodeEntities(own) : nil
-            guard let links else { return unescaped.map { $0.withUnsafeBufferPointer(body) } ?? body(own) }
-            if let unescaped {
-                let resolved = unescaped.withUnsafeBufferPointer {
-                    FeedText.resolvingRelativeURLs(in: $0, links.resolve)
-                }
-                return (resolved ?? unescaped).withUnsafeBufferPointer(body)
-            }
-            if let resolved = FeedText.resolvingRelativeURLs(in: own, links.resolve) {
+        case .html(let links):
+            if let links, let resolved = FeedText.resolvingRelativeURLs(in: own, links.resolve) {
                 return resolved.withUnsafeBufferPointer(body)
             }
             return body(own)

@@ -247,12 +247,13 @@ import TributaryCore
         #expect(entry.url == "http://diveintomark.org/2003/12/13/atom03")
     }
 
-    @Test func quirksCDATATitleDoubleEscapedDescriptionAndDerivedIDs() throws {
+    @Test func quirksCDATATitleEscapedMarkupDescriptionAndDerivedIDs() throws {
         let result = try FixtureSupport.parseFixture("double-escaped-description-cdata-title.xml")
         let first = result.items[0]
         #expect(first.title == "CDATA title & more")
         #expect(first.url == "https://example.com/cdata")
-        #expect(first.contentHTML == "<p>Escaped twice &amp; shown as HTML</p>")
+        // HTML escaped twice is shown as the escaped markup it is, as browsers, feedparser and gofeed show it.
+        #expect(first.contentHTML == "&lt;p&gt;Escaped twice &amp;amp; shown as escaped markup&lt;/p&gt;")
         #expect(first.authors == [FeedItem.Author(name: "Dee Creator")])
         #expect(first.datePublished == (try date("2026-11-22T05:41:40Z")))
         let anonymous = result.items[1]

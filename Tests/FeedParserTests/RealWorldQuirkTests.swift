@@ -561,11 +561,11 @@ extension RealWorldQuirkTests {
         #expect(items[1].attachments.map(\.url) == ["http://www.example.com/episode2.mp3"])
     }
 
-    @Test func anEscapedNameThatIsNoHTMLElementIsText() throws {
-        let items = try FixtureSupport.parseFixture("rss-cdata-escaped-chat-nick-is-text.xml").items
+    @Test func anEscapedTagInADescriptionIsText() throws {
+        let items = try FixtureSupport.parseFixture("rss-cdata-escaped-tags-are-text.xml").items
         try #require(items.count == 2)
         #expect(items[0].contentHTML == "&lt;dsmirnov&gt; на супермикро и в отвратительных шкафах")
-        #expect(items[1].contentHTML == "<p>Escaped <b>twice</b></p>")
+        #expect(items[1].contentHTML == "Use &lt;p&gt; for paragraphs, <b>not</b> &lt;br&gt;")
     }
 
     @Test func feedBurnersBrowserFriendlyNoteIsTheFeedsInfo() throws {

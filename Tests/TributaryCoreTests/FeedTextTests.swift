@@ -89,21 +89,9 @@ import TributaryCore
         #expect(FeedText.collapseWhitespace("AT&amp;T") == "AT&amp;T")
     }
 
-    @Test func doubleEscapedHTMLIsDetected() {
+    @Test func decodingEntitiesOnceTurnsEscapedMarkupIntoMarkup() {
         let twice = Array("&lt;p&gt;Hi&lt;/p&gt;".utf8)
-        let once = Array("<p>Hi &lt; there</p>".utf8)
-        twice.withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0)) }
-        once.withUnsafeBufferPointer { #expect(!FeedText.isDoubleEscaped($0)) }
         twice.withUnsafeBufferPointer { #expect(FeedText.decodeEntities($0) == Array("<p>Hi</p>".utf8)) }
-    }
-
-    @Test(arguments: [
-        ("&lt;/a&gt; closes", true), ("line&lt;br/&gt;break", true), ("&lt;IMG src=x&gt;", true),
-        ("&lt;dsmirnov&gt; на супермикро", false), ("I &lt;3 feeds", false), ("a &lt;b&gt; c", true),
-        ("&lt;madeupelement&gt;", false),
-    ])
-    func onlyAnEscapedTagOfAnHTMLElementIsDoubleEscaping(text: String, twice: Bool) {
-        Array(text.utf8).withUnsafeBufferPointer { #expect(FeedText.isDoubleEscaped($0) == twice) }
     }
 
     /// feedparser's guess for a field that is plain text by its format: an end tag or a reference (or a line break

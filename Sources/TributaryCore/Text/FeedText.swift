@@ -198,23 +198,6 @@ public enum FeedText {
         return endTagOrReference
     }
 
-    /// Whether the text looks like HTML that was escaped twice: no tag, but an escaped tag of an HTML element
-    /// (`&lt;p&gt;`, `&lt;/a&gt;`, `&lt;br/&gt;`). An escaped name that is no element (`&lt;dsmirnov&gt;`, a chat
-    /// log quoted in a CDATA section) is text, as browsers and feedparser show it.
-    public static func isDoubleEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.contains(0x3C) else { return false }
-        var index = 0
-        while index + 4 < bytes.count {
-            if bytes[index] == 0x26, bytes[index + 1] == 0x6C, bytes[index + 2] == 0x74, bytes[index + 3] == 0x3B,
-                HTMLElements.isElement(tagName(bytes, from: index + 4))
-            {
-                return true
-            }
-            index += 1
-        }
-        return false
-    }
-
     /// Rewrites relative `href="..."` and `src="..."` values in escaped HTML through `resolve`, so that content
     /// carries absolute links (as feedparser does). Values with a scheme, fragment-only values and HTML without
     /// such attributes are left alone; the scan is one pass over the bytes.
