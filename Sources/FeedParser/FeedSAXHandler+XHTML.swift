@@ -25,7 +25,7 @@ extension FeedSAXHandler {
     ) {
         // Plain text has no markup: child elements of a text element (an Atom 0.3 title's naked `<b>`) give only
         // their text.
-        guard !truncated, captureType != .text, text.count < options.maxTextBytes else { return }
+        guard !truncated, captureType != .text, !capturesRSSTitle, text.count < options.maxTextBytes else { return }
         text.append(0x3C)
         appendName(localName, prefix: prefix)
         for index in 0..<attributes.count {
@@ -45,8 +45,16 @@ extension FeedSAXHandler {
         text.append(0x3E)
     }
 
+    /// Whether the capture is an RSS title (or `dc:title`, `media:title`), whose type RSS leaves unsaid: it is made
+    /// plain, as HTML only when it looks like HTML (``capturedTitleIsMarkup(_:)``). Its child elements give only
+    /// their text: written as tags, one that is no HTML element (`<title>cast<char>(0xFE)</char></title>`, newsboat's
+    /// tests) would be shown as text, since only HTML's elements are markup in a title.
+    var capturesRSSTitle: Bool {
+        captureType == .html && (capturing == .title || capturing == .dcTitle || capturing == .mediaTitle)
+    }
+
     func appendEndTag(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
-        guard !truncated, captureType != .text, text.count < options.maxTextBytes else { return }
+        guard !truncated, captureType != .text, !capturesRSSTitle, text.count < options.maxTextBytes else { return }
         if Self.voidElements.contains(String(cString: localName)) { return }
         text.append(0x3C)
         text.append(0x2F)

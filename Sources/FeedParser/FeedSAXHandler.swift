@@ -345,9 +345,11 @@ final class FeedSAXHandler {
                 return
             }
             // Atom 1.0 wraps XHTML content in a `div` that is not part of it (RFC 4287 3.1.1.3); Atom 0.3's
-            // `mode="xml"` and RSS's `xhtml:body` have no such wrapper, so a `div` there is content.
-            if captureType == .xhtml, format == .atom10, depth == captureDepth + 1, xhtmlWrapperDepth < 0,
-                isXHTMLDiv(localName, namespace)
+            // `mode="xml"` and RSS's `xhtml:body` have no such wrapper, so a `div` there is content. TypePad wrapped
+            // escaped HTML in one too (`<content type="html"><div xmlns="...xhtml">&lt;p&gt;...`): the text in it is
+            // still the HTML, as feedparser and gofeed read it.
+            if captureType == .xhtml && format == .atom10 || captureType == .html, depth == captureDepth + 1,
+                xhtmlWrapperDepth < 0, isXHTMLDiv(localName, namespace)
             {
                 xhtmlWrapperDepth = depth
                 return
@@ -497,7 +499,10 @@ final class FeedSAXHandler {
         if malformed { markWellFormed() }
         guard capturing != nil, skippedDepth == 0, !truncated else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
-        if captureType == .xhtml || stack.count - 1 > captureDepth && captureType != .text {
+        if captureType == .xhtml
+            || stack.count - 1 > captureDepth && captureType != .text
+                && !(captureType == .html && stack.count - 1 == xhtmlWrapperDepth) && !capturesRSSTitle
+        {
             if text.count + count * 6 > options.maxTextBytes {
                 // Escaped text is cut at the last whole run rather than mid-escape.
                 truncate(adding: UnsafeBufferPointer(start: bytes, count: 0))

@@ -791,3 +791,24 @@ extension RealWorldQuirkTests {
         #expect(FeedItem(json: stored)?.tributary?.origin == origin)
     }
 }
+
+extension RealWorldQuirkTests {
+    @Test func escapedHTMLWrappedInAnXHTMLDivIsStillHTML() throws {
+        let items = try FixtureSupport.parseFixture("atom-html-content-wrapped-in-xhtml-div.xml").items
+        try #require(items.count == 2)
+        #expect(items[0].contentHTML == "<p>Entry <b>Content</b></p>")
+        #expect(items[1].contentHTML == "<p>Two &amp;lt; three</p>")
+    }
+}
+
+extension RealWorldQuirkTests {
+    /// A child element of an RSS title gives its text: `cast<char>(0xFE)</char>` was shown with its tags, since
+    /// `char` is no HTML element and only HTML's elements are markup in a title.
+    @Test func elementsInAnRSSTitleGiveTheirText() throws {
+        let result = try FixtureSupport.parseFixture("rss-title-with-child-elements.xml")
+        #expect(result.metadata?.title == "x y z")
+        #expect(
+            result.items.map(\.title) == ["cast(0xFE) end", "Use <p> for bold paragraphs", "A B & C"]
+        )
+    }
+}
