@@ -15,6 +15,7 @@ extension FeedSAXHandler {
         let inChannel = parent == .channel || parent == .atomFeed
         switch kind {
         case .channel where format == .rss10:
+            heldRSS = true
             if let namespace, ElementKind.rss090Namespaces.contains(String(cString: namespace).lowercased()) {
                 format = .rss090
             }
@@ -25,6 +26,7 @@ extension FeedSAXHandler {
             if !itemIsNew { item = ItemBuilder(textCapacity: itemTextCapacity) }
             itemIsNew = false
             inItem = true
+            heldRSS = true
             itemDepth = depth
             item.language = currentLanguage
             if kind == .item { readRDFAbout(attributes) }

@@ -143,7 +143,7 @@ public final class StreamingFeedParser {
             xmlParseChunk(context, nil, 0, 1)
             try checkState()
         }
-        guard handler.rootSeen else { throw notAFeed() }
+        guard handler.rootSeen, !handler.isRDFWithoutFeed else { throw notAFeed() }
         handler.finishDocument()
         return drain(keepingCapacity: false)
     }
@@ -446,6 +446,11 @@ public final class StreamingFeedParser {
     }
 
     private func notAFeed() -> FeedParseError {
+        if handler.rootSeen, handler.isRDFWithoutFeed {
+            return FeedParseError(
+                .notAFeed("an <rdf:RDF> document with no RSS channel or item (RDF of another kind, such as FOAF)")
+            )
+        }
         if let root = handler.unreadRoot {
             return FeedParseError(.notAFeed("the root element is \(root)"))
         }
@@ -505,9 +510,21 @@ public final class StreamingFeedParser {
             if let entity = xmlSAX2GetEntity(context, name) { return entity }
             return handler?.htmlEntity(name)
         }
-        sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
+        sax.startElementNs = {
+            context,
+            localName,
+            prefix,
+            namespace,
+            namespaceCount,
+            namespaces,
+            attributeCount,
+            _,
+            attributes in
             guard let context, let localName else { return }
             withSAXHandler(context) {
+                if namespaceCount > 0, !$0.heldRSS, let namespaces {
+                    $0.noteNamespaces(namespaces, count: Int(namespaceCount))
+                }
                 $0.startElement(
                     localName,
                     prefix: prefix,

@@ -316,6 +316,27 @@ import TributaryCore
         }
     }
 
+    /// An `<rdf:RDF>` root makes no feed by itself: RDF of another kind is not one, an empty RSS 1.0 document is.
+    @Test func rdfThatIsNoRSSIsNotAFeed() throws {
+        #expect(
+            throws: FeedParseError(
+                .notAFeed("an <rdf:RDF> document with no RSS channel or item (RDF of another kind, such as FOAF)")
+            )
+        ) {
+            _ = try FixtureSupport.parseFixture("not-a-feed-rdf-foaf-profile.xml")
+        }
+        let empty = try FixtureSupport.parse(
+            Array(
+                """
+                <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+                </rdf:RDF>
+                """.utf8
+            )
+        )
+        #expect(empty.items.isEmpty)
+        #expect(empty.metadata?.format == .rss10)
+    }
+
     @Test func xmlBrokenBeforeTheRootElementIsMalformed() throws {
         do {
             _ = try FixtureSupport.parse(Array("<?xml version=\"1.0\"?>\n<<<>>> not really xml".utf8))
