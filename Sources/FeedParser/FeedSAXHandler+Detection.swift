@@ -130,6 +130,20 @@ extension FeedSAXHandler {
         }
     }
 
+    /// An `<rdf:RDF>` that neither declares RSS's namespace nor holds a channel or an item is RDF of another kind
+    /// (a FOAF profile, a blogroll: listparser's tests), not a feed, as feedparser reads it; an empty RSS 1.0
+    /// document is an empty feed.
+    var isRDFWithoutFeed: Bool { (format == .rss10 || format == .rss090) && !heldRSS }
+
+    /// Notes the namespaces an element declares (libxml2's pairs of prefix and URI) until RSS's is among them.
+    func noteNamespaces(_ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, count: Int) {
+        for index in 0..<count {
+            guard let uri = namespaces[2 * index + 1] else { continue }
+            let name = String(cString: uri).lowercased()
+            if name == "http://purl.org/rss/1.0/" || ElementKind.rss090Namespaces.contains(name) { heldRSS = true }
+        }
+    }
+
     /// Whether an element is a feed's root: RSS's `<rss>`, RSS 1.0's `<rdf:RDF>` or Atom's `<feed>` (with its
     /// namespace or without).
     static func isFeedRoot(

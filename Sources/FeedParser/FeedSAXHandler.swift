@@ -96,21 +96,9 @@ final class FeedSAXHandler {
     /// The encoding the document is read in (``EncodingSniffer/readName(forced:wide:prefix:)``).
     var documentEncoding: String?
     var rootSeen = false
-    /// Whether the document declared RSS 1.0's or 0.9's namespace, or held a channel or an item.
+    /// Whether the document declared RSS 1.0's or 0.9's namespace, or held a channel or an item
+    /// (``isRDFWithoutFeed``).
     var heldRSS = false
-    /// An `<rdf:RDF>` that neither declares RSS's namespace nor holds a channel or an item is RDF of another kind
-    /// (a FOAF profile, a blogroll: listparser's tests), not a feed, as feedparser reads it; an empty RSS 1.0
-    /// document is an empty feed.
-    var isRDFWithoutFeed: Bool { (format == .rss10 || format == .rss090) && !heldRSS }
-
-    /// Notes the namespaces an element declares (libxml2's pairs of prefix and URI) until RSS's is among them.
-    func noteNamespaces(_ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, count: Int) {
-        for index in 0..<count {
-            guard let uri = namespaces[2 * index + 1] else { continue }
-            let name = String(cString: uri).lowercased()
-            if name == "http://purl.org/rss/1.0/" || ElementKind.rss090Namespaces.contains(name) { heldRSS = true }
-        }
-    }
     /// The root element when it is no feed's (`<html>` in namespace ...), while the document is searched for a
     /// feed inside it: its elements are passed over, not kept on the stack, until a feed's root element, which is
     /// then read as the root.
