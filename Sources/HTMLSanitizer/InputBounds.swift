@@ -128,8 +128,12 @@ enum InputBounds {
             }
             let name = hash(bytes[nameStart..<cursor])
             // A prefixed name (`o:p`, `st1:place`) is an element HTML does not know, but libxml2 drops the prefix
-            // and reads `<o:p>` as a paragraph.
-            let isPrefixed = bytes[nameStart..<cursor].contains(0x3A)
+            // and reads `<o:p>` as a paragraph. One whose local name is dropped with its content (`svg:script` in
+            // XHTML content, `x:style`) is left to libxml2, which drops it so.
+            let isPrefixed =
+                bytes[nameStart..<cursor].lastIndex(of: 0x3A).map {
+                    !droppedNames.contains(hash(bytes[($0 + 1)..<cursor]))
+                } ?? false
             var attributes = 0
             var tooManyAttributes = false
             var selfClosing = false
@@ -269,6 +273,7 @@ enum InputBounds {
     }
 
     private static let voidNames = Set(HTMLPolicy.voidElements.map { hash(ArraySlice($0.utf8)) })
+    private static let droppedNames = Set(HTMLPolicy.droppedWithContent.map { hash(ArraySlice($0.utf8)) })
 
     /// FNV-1a of the lower-cased name.
     private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {

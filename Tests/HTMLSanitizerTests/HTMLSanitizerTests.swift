@@ -151,7 +151,9 @@ import Testing
             clean("<p>a <x:b>bold</x:b> <foo:div>d</foo:div> <st1:place>Paris</st1:place></p>")
                 == "<p>a bold d Paris</p>"
         )
-        #expect(clean("<o:script>text</o:script><O:P>q</O:P>") == "textq")
+        #expect(clean("<O:P>q</O:P>") == "q")
+        // What is dropped with its content unprefixed is dropped so prefixed too (SVG's script in XHTML content).
+        #expect(clean("a<svg:script>alert(1)</svg:script>b<x:style>p{}</x:style>c") == "abc")
     }
 
     /// WordPress turns a post's line breaks into `<br />`, inside a tag written over several lines too (picoFeed's
