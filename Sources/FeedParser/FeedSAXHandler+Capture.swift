@@ -176,6 +176,17 @@ extension FeedSAXHandler {
         )
     }
 
+    /// An RSS title, `dc:title` or `media:title`: a title whose type its format leaves unsaid.
+    static func isUntypedTitle(_ kind: ElementKind?) -> Bool {
+        kind == .title || kind == .dcTitle || kind == .mediaTitle
+    }
+
+    /// Whether the capture is a title whose type is unsaid (``isUntypedTitle(_:)``), read as HTML: it is made plain,
+    /// as HTML only when it looks like HTML (``capturedTitleIsMarkup(_:)``). Its child elements give only their text:
+    /// written as tags, one that is no HTML element (`<title>cast<char>(0xFE)</char></title>`, newsboat's tests)
+    /// would be shown as text, since only HTML's elements are markup in a title.
+    var capturesRSSTitle: Bool { captureType == .html && Self.isUntypedTitle(capturing) }
+
     /// Whether a captured title is HTML, to be made plain, rather than text as written. Atom and an explicit type
     /// say which. An RSS title (RSS leaves its type unsaid) is HTML only when it looks like HTML, as feedparser
     /// guesses (``FeedText/looksLikeHTML(_:)``: an end tag or a character reference, and only HTML's elements):
@@ -185,7 +196,7 @@ extension FeedSAXHandler {
         switch captureType {
         case .text:
             return false
-        case .html where kind == .title || kind == .dcTitle || kind == .mediaTitle:
+        case .html where Self.isUntypedTitle(kind):
             return FeedText.looksLikeHTML(text.bytes)
         default:
             return true

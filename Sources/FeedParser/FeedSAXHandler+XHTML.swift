@@ -45,14 +45,6 @@ extension FeedSAXHandler {
         text.append(0x3E)
     }
 
-    /// Whether the capture is an RSS title (or `dc:title`, `media:title`), whose type RSS leaves unsaid: it is made
-    /// plain, as HTML only when it looks like HTML (``capturedTitleIsMarkup(_:)``). Its child elements give only
-    /// their text: written as tags, one that is no HTML element (`<title>cast<char>(0xFE)</char></title>`, newsboat's
-    /// tests) would be shown as text, since only HTML's elements are markup in a title.
-    var capturesRSSTitle: Bool {
-        captureType == .html && (capturing == .title || capturing == .dcTitle || capturing == .mediaTitle)
-    }
-
     func appendEndTag(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
         guard !truncated, captureType != .text, !capturesRSSTitle, text.count < options.maxTextBytes else { return }
         if Self.voidElements.contains(String(cString: localName)) { return }

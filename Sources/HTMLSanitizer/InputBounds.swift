@@ -87,11 +87,20 @@ enum InputBounds {
         // The bytes kept so far when a tag was left out, and where the bytes not yet copied start.
         var kept: [UInt8]?
         var copied = 0
-        func leaveOut(_ tag: Range<Int>, keeping replacement: UInt8? = nil) {
+        // Where both stood when the current tag began: a tag left out whole takes back what was replaced in it.
+        var atTagStart = (kept: 0, copied: 0)
+        func leaveOut(_ range: Range<Int>, keeping replacement: UInt8? = nil) {
             if kept == nil { kept = [] }
-            kept?.append(contentsOf: bytes[copied..<max(copied, tag.lowerBound)])
+            kept?.append(contentsOf: bytes[copied..<range.lowerBound])
             if let replacement { kept?.append(replacement) }
-            copied = tag.upperBound
+            copied = range.upperBound
+        }
+        func leaveOutTag(_ tag: Range<Int>) {
+            if copied > tag.lowerBound {
+                kept?.removeSubrange(atTagStart.kept...)
+                copied = atTagStart.copied
+            }
+            leaveOut(tag)
         }
         while index < count {
             guard bytes[index] == 0x3C else {  // <
@@ -99,6 +108,7 @@ enum InputBounds {
                 continue
             }
             let tagStart = index
+            atTagStart = (kept?.count ?? 0, copied)
             var cursor = index + 1
             var isEnd = false
             if cursor < count, bytes[cursor] == 0x2F {  // /
@@ -173,7 +183,7 @@ enum InputBounds {
             }
             index = min(cursor + 1, count)
             if tooManyAttributes || isPrefixed {
-                leaveOut(tagStart..<index)
+                leaveOutTag(tagStart..<index)
             } else if isEnd {
                 if openCounts[name, default: 0] > 0, let match = open.lastIndex(of: name) {
                     for closed in open[match...] { openCounts[closed, default: 1] -= 1 }
@@ -182,7 +192,7 @@ enum InputBounds {
             } else if !selfClosing, !voidNames.contains(name) {
                 closeImplied(by: name, open: &open, openCounts: &openCounts)
                 if open.count >= nestingLimit {
-                    leaveOut(tagStart..<index)
+                    leaveOutTag(tagStart..<index)
                 } else {
                     open.append(name)
                     openCounts[name, default: 0] += 1

@@ -171,6 +171,8 @@ import Testing
             clean("<a href=\"https://example.com/x\"<BR/>\ntitle=\"t\">link</a> <b>b</b>")
                 == "<a href=\"https://example.com/x\" title=\"t\">link</a> <b>b</b>"
         )
+        // In a tag that is left out whole (a prefixed one), the line break goes with the rest of the tag.
+        #expect(clean("<p>a<o:p class=\"x\"<br />\nlang=\"y\">b</o:p>c</p>") == "<p>abc</p>")
         // Elsewhere a `<br />` is a line break, and a `<` between attributes that starts no `<br>` is left to libxml2.
         #expect(clean("a<br />b") == "a<br />b")
     }
