@@ -100,7 +100,10 @@ extension FeedSAXHandler {
         case .atomCategory where direct:
             if let term = attributes.value("term") ?? attributes.value("label") {
                 let tag = Self.attributeText(term)
-                if !tag.isEmpty { item.tags.append(tag) }
+                if !tag.isEmpty {
+                    if item.tags.isEmpty { item.tags.reserveCapacity(4) }
+                    item.tags.append(tag)
+                }
                 item.addCategory(tag, scheme: attributes.value("scheme"), label: attributes.value("label"))
             } else {
                 beginCapture(.category, scope: .item, depth: depth, type: .text)
@@ -507,7 +510,9 @@ extension FeedSAXHandler {
     /// Atom source collect their categories through here.
     static func addTag(_ tag: String, to tags: inout [String]) {
         let tag = trimmed(tag)
-        if !tag.isEmpty, !tags.contains(tag) { tags.append(tag) }
+        guard !tag.isEmpty, !tags.contains(tag) else { return }
+        if tags.isEmpty { tags.reserveCapacity(4) }
+        tags.append(tag)
     }
 
     /// iTunes `keywords`: comma-separated tags.
@@ -518,7 +523,7 @@ extension FeedSAXHandler {
     /// An attribute's value as plain text (a category's `term`, `label` or `text`): white space collapsed, nothing
     /// decoded again (libxml2 decoded its references).
     static func attributeText(_ value: String) -> String {
-        FeedText.plainText(Array(value.utf8), stripTags: false, decodeEntities: false)
+        FeedText.plainText(value, stripTags: false, decodeEntities: false)
     }
 
     /// An Atom `link`'s relation: its `rel` trimmed, `alternate` when it has none (RFC 4287 4.2.7.2).

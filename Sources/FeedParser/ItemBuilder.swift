@@ -108,7 +108,12 @@ struct ItemBuilder {
     mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, as reading: RawText.Reading) -> RawText {
         let start = rawBytes.count
         rawBytes.append(contentsOf: bytes)
-        if let fieldContext { fieldContexts.append((start, fieldContext)) }
+        if let fieldContext {
+            // Most fields of an item are read in a context once the document sets one: room for them at once, not
+            // four reallocations as they come.
+            if fieldContexts.isEmpty { fieldContexts.reserveCapacity(8) }
+            fieldContexts.append((start, fieldContext))
+        }
         return RawText(range: start..<rawBytes.count, reading: reading)
     }
 
@@ -360,6 +365,7 @@ struct ItemBuilder {
     /// Keeps a category with its scheme and label (blank ones are none); an empty term is no category.
     mutating func addCategory(_ term: String, scheme: String?, label: String?) {
         guard !term.isEmpty else { return }
+        if categories.isEmpty { categories.reserveCapacity(4) }
         categories.append(
             TributaryExtension.Category(
                 term: term,
