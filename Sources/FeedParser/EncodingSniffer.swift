@@ -63,6 +63,14 @@ enum EncodingSniffer {
         if bom == nil, let stated = sent ?? declared, let warning = utf8Misdeclared(prefix, stated: stated) {
             return ("UTF-8", 0, [warning])
         }
+        if bom == nil, sent == nil, let declared, isWide(declared), !prefix.prefix(1024).contains(0) {
+            // Its declaration was read one byte a character, so the document is not in the wide encoding it names:
+            // libxml2 would switch to it in the middle of the declaration and fail on the first line.
+            let message =
+                "the document says its encoding is '\(declared)', but it has no byte order mark and its bytes are "
+                + "one byte a character; it was read as UTF-8 (fix the encoding in the XML declaration)"
+            return ("UTF-8", 0, [SourceWarning(message, location: "encoding")])
+        }
         guard let http = sent else {
             if bom == nil, let declared, let choice = unreadableDeclaration(declared, prefix: prefix) { return choice }
             // As browsers do (WHATWG Encoding), ISO-8859-1 and its other labels are read as the superset
@@ -375,6 +383,13 @@ enum EncodingSniffer {
         if a != 0, b == 0, d == 0 { return "UTF-16LE" }
         if a == 0, c == 0, b != 0 { return "UTF-16BE" }
         return nil
+    }
+
+    /// Whether a charset spends two or four bytes on every character (UTF-16, UTF-32, UCS-2, UCS-4).
+    static func isWide(_ name: String) -> Bool {
+        let compact = normalized(name)
+        return compact.hasPrefix("utf16") || compact.hasPrefix("utf32") || compact.hasPrefix("ucs2")
+            || compact.hasPrefix("ucs4")
     }
 
     /// Whether a charset keeps ASCII as ASCII, so that markup is read as the bytes spell it.

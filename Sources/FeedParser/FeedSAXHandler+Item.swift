@@ -40,7 +40,10 @@ extension FeedSAXHandler {
             default: break
             }
             if kind == .guid {
-                item.guidIsPermaLink = !attributes.has("isPermaLink", equalTo: "false")
+                // Only `true` (the default) makes the guid the item's address, as feedparser reads it: `false`
+                // written with spaces, `no` or SimplePie's test value `meep` name an id that is no link.
+                item.guidIsPermaLink =
+                    attributes.value(anyCase: "isPermaLink").map { Self.trimmed($0).lowercased() == "true" } ?? true
             } else if kind == .source {
                 captureAttribute = attributes.value("url")
             } else if kind == .link {

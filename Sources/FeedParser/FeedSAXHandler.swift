@@ -294,6 +294,12 @@ final class FeedSAXHandler {
         )
     }
 
+    /// `name`, `email` or `uri` in no namespace, as the part of an Atom author it names.
+    private static func unqualifiedAuthorPart(_ localName: UnsafePointer<xmlChar>) -> ElementKind? {
+        let kind = ElementKind.classify(namespace: "http://www.w3.org/2005/atom", localName: String(cString: localName))
+        return kind == .atomName || kind == .atomEmail || kind == .atomURI ? kind : nil
+    }
+
     func startElementBody(
         _ localName: UnsafePointer<xmlChar>,
         prefix: UnsafePointer<xmlChar>?,
@@ -313,7 +319,14 @@ final class FeedSAXHandler {
         let attributes = Attributes(pointer: attributes, count: attributeCount)
         // A prefix the document never declared (`<itunes:summary>` without `xmlns:itunes`) is read as the module it
         // always names, as feedparser reads it.
-        let kind = classify(localName, namespace ?? prefix.flatMap(Self.namespaceOfUndeclaredPrefix))
+        var kind = classify(localName, namespace ?? prefix.flatMap(Self.namespaceOfUndeclaredPrefix))
+        if namespace == nil, let parent = stack.last?.kind, parent == .atomAuthor || parent == .atomContributor,
+            let part = Self.unqualifiedAuthorPart(localName)
+        {
+            // An Atom author's parts written without a namespace (`<atom:author><name>` in an RSS item, miniflux's
+            // test feed) are its name, email and uri, as feedparser reads them by their local name.
+            kind = part
+        }
         if depth == 0, unreadRoot != nil, rootSeen || !Self.isFeedRoot(kind, localName, namespace) { return }
         var baseCount = stack.last?.baseCount ?? 0
         // CDF names its base in the channel's `BASE` attribute.

@@ -89,10 +89,10 @@ enum InputBounds {
         var copied = 0
         // Where both stood when the current tag began: a tag left out whole takes back what was replaced in it.
         var atTagStart = (kept: 0, copied: 0)
-        func leaveOut(_ range: Range<Int>, keeping replacement: UInt8? = nil) {
+        func leaveOut(_ range: Range<Int>, keeping replacement: [UInt8] = []) {
             if kept == nil { kept = [] }
             kept?.append(contentsOf: bytes[copied..<range.lowerBound])
-            if let replacement { kept?.append(replacement) }
+            kept?.append(contentsOf: replacement)
             copied = range.upperBound
         }
         func leaveOutTag(_ tag: Range<Int>) {
@@ -102,9 +102,42 @@ enum InputBounds {
             }
             leaveOut(tag)
         }
+        // A legacy name written without its `;` (`&copy 2005`, `&quotHi`, `&AMP`): HTML reads the character
+        // (``FeedText/legacyEntityPrefix(_:)``), libxml2 keeps the text as written; it is written as a numeric
+        // reference, which libxml2 reads (it knows neither these names without `;` nor `AMP` or `COPY` with one). In
+        // an attribute value, not when a letter, digit or `=` follows the name (`?a=1&copy=2`). Returns where the
+        // name's run ends.
+        func completeLegacyReference(at ampersand: Int, end: Int, inAttribute: Bool) -> Int {
+            let nameStart = ampersand + 1
+            var cursor = nameStart
+            while cursor < end, bytes[cursor].isASCIILetter || (cursor > nameStart && bytes[cursor].isASCIIDigit) {
+                cursor += 1
+            }
+            guard cursor > nameStart, cursor == end || bytes[cursor] != 0x3B,
+                let legacy = bytes[nameStart..<cursor].withUnsafeBufferPointer({ FeedText.legacyEntityPrefix($0) })
+            else { return cursor }
+            let nameEnd = nameStart + legacy.length
+            if inAttribute, nameEnd < end,
+                bytes[nameEnd].isASCIILetter || bytes[nameEnd].isASCIIDigit || bytes[nameEnd] == 0x3D
+            {
+                return cursor
+            }
+            leaveOut(ampersand..<nameEnd, keeping: Array("&#\(legacy.value);".utf8))
+            return cursor
+        }
+        func completeLegacyReferences(in value: Range<Int>) {
+            var at = value.lowerBound
+            while at < value.upperBound {
+                at =
+                    bytes[at] == 0x26
+                    ? completeLegacyReference(at: at, end: value.upperBound, inAttribute: true) : at + 1
+            }
+        }
         while index < count {
             guard bytes[index] == 0x3C else {  // <
-                index += 1
+                index =
+                    bytes[index] == 0x26
+                    ? completeLegacyReference(at: index, end: count, inAttribute: false) : index + 1
                 continue
             }
             let tagStart = index
@@ -162,7 +195,7 @@ enum InputBounds {
                     // WordPress turns each line break of a post into `<br />`, inside a tag written over several
                     // lines too (`<iframe src="..."<br />` and `scrolling="no">` on the next line). libxml2 would end
                     // the tag at the `<` and show the rest of it as text; it is a space between attributes.
-                    leaveOut(cursor..<end, keeping: 0x20)
+                    leaveOut(cursor..<end, keeping: [0x20])
                     cursor = end
                     continue
                 }
@@ -176,9 +209,13 @@ enum InputBounds {
                 cursor += 1
                 while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
                 if cursor < count, bytes[cursor] == 0x22 || bytes[cursor] == 0x27 {
-                    cursor = (find([bytes[cursor]], in: bytes, from: cursor + 1) ?? count - 1) + 1
+                    let valueEnd = find([bytes[cursor]], in: bytes, from: cursor + 1) ?? count
+                    completeLegacyReferences(in: (cursor + 1)..<valueEnd)
+                    cursor = min(valueEnd + 1, count)
                 } else {
+                    let valueStart = cursor
                     while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != 0x3E { cursor += 1 }
+                    completeLegacyReferences(in: valueStart..<cursor)
                 }
             }
             index = min(cursor + 1, count)

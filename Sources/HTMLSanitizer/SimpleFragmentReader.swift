@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// Reads a simple, well-formed fragment directly, without libxml2, and hands it to a ``TreeWalker``'s policy in
 /// the same order and shape as the walker would hand libxml2's tree of it; anything outside the simple subset is
 /// refused (`nil`), and the caller parses it with libxml2 as usual.
@@ -164,7 +166,7 @@ struct SimpleFragmentReader {
                 continue
             }
             let ampersand = index
-            guard let reference = readReference() else { return false }
+            guard let reference = readReference(inAttribute: false) else { return false }
             if case .character(let scalar) = reference, droppedDepth == 0 {
                 writer.text(utf8: UnsafeBufferPointer(rebasing: bytes[runStart..<ampersand]))
                 withUTF8(of: scalar) { writer.text(utf8: $0) }
@@ -177,9 +179,11 @@ struct SimpleFragmentReader {
 
     /// Reads the reference at `index` (at its `&`) and moves past it; `nil` when it is outside the subset.
     ///
-    /// As libxml2 reads it: `&#…;` is a character; `&name;` a named character (only five names are in the subset);
-    /// `&name` without `;` and an `&` not followed by a name stay as written (`?a=1&b=2` is common in links).
-    private mutating func readReference() -> Reference? {
+    /// `&#…;` is a character; `&name;` a named character (only five names are in the subset); `&name` without `;`
+    /// is the legacy name that starts it, as HTML reads it (`&copy 2005`, `&quotHi`: ``FeedText/legacyEntityPrefix(_:)``;
+    /// libxml2 keeps them as written), except in an attribute value when a letter, digit or `=` follows
+    /// (`?a=1&copy=2`); other names without `;` and an `&` not followed by a name stay as written (`?a=1&b=2`).
+    private mutating func readReference(inAttribute: Bool) -> Reference? {
         index += 1
         if index < bytes.count, bytes[index] == 0x23 {  // #
             guard let semicolon = bytes[index..<min(bytes.count, index + 10)].firstIndex(of: 0x3B),
@@ -198,7 +202,20 @@ struct SimpleFragmentReader {
         if next >= 0x80 || next == 0x5F || next == 0x3A || (!name.isEmpty && (next == 0x2E || next == 0x2D)) {
             return nil
         }
-        guard next == 0x3B, !name.isEmpty else { return .asWritten }  // `&` or `&name`
+        guard !name.isEmpty else { return .asWritten }  // `&`
+        guard next == 0x3B else {
+            guard let legacy = FeedText.legacyEntityPrefix(UnsafeBufferPointer(rebasing: name)),
+                let scalar = Unicode.Scalar(legacy.value)
+            else { return .asWritten }
+            let end = nameStart + legacy.length
+            if inAttribute, end < bytes.count,
+                bytes[end].isASCIILetter || bytes[end].isASCIIDigit || bytes[end] == 0x3D
+            {
+                return .asWritten
+            }
+            index = end
+            return .character(scalar)
+        }
         // Compared byte by byte: `elementsEqual` with a `String.UTF8View` went through the generic path, and cost
         // more than the rest of the reference (Google News writes two `&nbsp;` per item).
         guard let scalar = Self.namedCharacter(name) else {
@@ -401,7 +418,7 @@ struct SimpleFragmentReader {
                 return false
             case 0x26:
                 let ampersand = index
-                guard let reference = readReference() else { return false }
+                guard let reference = readReference(inAttribute: true) else { return false }
                 if case .character(let scalar) = reference {
                     attributes.appendToValue(UnsafeBufferPointer(rebasing: bytes[runStart..<ampersand]))
                     attributes.appendToValue(scalar)

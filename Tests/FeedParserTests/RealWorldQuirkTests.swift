@@ -812,3 +812,54 @@ extension RealWorldQuirkTests {
         )
     }
 }
+
+extension RealWorldQuirkTests {
+    /// rome's `at.xml`: legacy references without their semicolon in HTML content are read as HTML reads them
+    /// (sanitized, as `parse` and the digest give it); a query string's `&copy=2` in an attribute stays as written.
+    /// An iTunes summary without markup is plain text: what it says (`&quotEdward`) stays, as feedparser shows it.
+    @Test func legacyReferencesWithoutASemicolonAreDecodedInContent() throws {
+        let options = FeedParserOptions(baseURL: FixtureSupport.feedURL, sourceID: "test-source")
+        let items = try FixtureSupport.parse(
+            FixtureSupport.bytes("rss-legacy-entity-without-semicolon-in-content.xml"),
+            options: options
+        ).items
+        try #require(items.count == 2)
+        #expect(items[0].contentHTML == "&amp;quotEdward&amp;quot talks &amp;copy 2005")
+        #expect(
+            items[1].contentHTML
+                == "<p>Café © 2005 <a href=\"https://legacy.example/?a=1&amp;copy=2\" title=\"© 2005\">more</a></p>"
+        )
+    }
+
+    /// miniflux's test feed: `<atom:author><name>` in an RSS item (and channel) gives the author, its email and uri.
+    @Test func anAtomAuthorsUnprefixedPartsAreRead() throws {
+        let result = try FixtureSupport.parseFixture("rss-atom-author-unprefixed-name.xml")
+        #expect(
+            result.items.first?.authors
+                == [FeedItem.Author(name: "Foo Bar", url: "https://example.org/foo", email: "foo@example.org")]
+        )
+        #expect(result.metadata?.authors.map(\.name) == ["Channel Author"])
+    }
+
+    /// Only `isPermaLink="true"` or none makes the guid the item's address; other values name an id.
+    @Test func onlyATruePermaLinkMakesTheGuidTheAddress() throws {
+        let items = try FixtureSupport.parseFixture("rss-guid-ispermalink-values.xml").items
+        try #require(items.count == 5)
+        #expect(items.map(\.url) == ["https://permalink.example/1", "https://permalink.example/2", nil, nil, nil])
+        #expect(
+            items.map(\.id) == [
+                "https://permalink.example/1", "https://permalink.example/2", "post-3", "post-4",
+                "https://permalink.example/5",
+            ]
+        )
+    }
+
+    /// A declared UTF-16LE over UTF-8 bytes without a byte order mark is read as UTF-8, with a warning, rather than
+    /// failing the whole feed at line 1.
+    @Test func aWideEncodingDeclaredOverOneByteCharactersIsReadAsUTF8() throws {
+        let result = try FixtureSupport.parseFixture("rss-declared-utf16le-bytes-utf8.xml")
+        #expect(result.metadata?.title == "Café")
+        #expect(result.items.map(\.title) == ["Item Title — ok"])
+        #expect(result.warnings.contains { $0.message.contains("says its encoding is 'UTF-16LE'") })
+    }
+}

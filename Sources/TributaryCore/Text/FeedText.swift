@@ -459,12 +459,20 @@ public enum FeedText {
         guard index > nameStart else { return nil }
         let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<index])
         if index < bytes.count, bytes[index] == 0x3B, let value = namedEntity(Array(name)) { return (value, index + 1) }
-        guard inText else { return nil }
-        // A legacy name without its `;`: the longest that starts the run (they are two to six letters long).
+        guard inText, let legacy = legacyEntityPrefix(name) else { return nil }
+        return (legacy.value, nameStart + legacy.length)
+    }
+
+    /// The legacy name (one HTML reads without its `;`, see ``entity(_:at:inText:)``) that starts `name`, a run of
+    /// letters and digits after an `&`: the longest, as HTML matches it (they are two to six letters long), with
+    /// its code point and length. `&copy2026` is `©2026`; `&notit` is `¬it`.
+    ///
+    /// In an attribute value HTML reads one only when neither a letter, a digit nor `=` follows it (`?a=1&copy=2`
+    /// stays as written): the caller checks the byte after `length`.
+    public static func legacyEntityPrefix(_ name: UnsafeBufferPointer<UInt8>) -> (value: UInt32, length: Int)? {
         var length = min(name.count, 6)
         while length >= 2 {
-            let prefix = Array(name[0..<length])
-            if let value = legacyEntity(prefix) { return (value, nameStart + length) }
+            if let value = legacyEntity(Array(name[0..<length])) { return (value, length) }
             length -= 1
         }
         return nil
