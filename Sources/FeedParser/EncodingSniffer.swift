@@ -151,9 +151,15 @@ enum EncodingSniffer {
 
     /// Whether `label` names windows-1252 in the WHATWG Encoding standard (ISO-8859-1 and its aliases included),
     /// the labels old CMSs declare on documents that are really UTF-8.
+    /// The labels the WHATWG Encoding standard reads as windows-1252 (normalized), US-ASCII's among them: a feed
+    /// that says `us-ascii` and holds a `£` (0xA3) means windows-1252's, as browsers and feedparser read it.
+    private static let windows1252Labels: Set<String> = [
+        "iso88591", "windows1252", "isoir100", "cp819", "ibm819", "csisolatin1", "iso885911987", "cp1252", "xcp1252",
+        "usascii", "ascii", "ansix3.41968", "iso646us", "csascii", "us",
+    ]
+
     static func isWindows1252Label(_ label: String) -> Bool {
-        ["iso88591", "windows1252", "isoir100", "cp819", "ibm819", "csisolatin1", "iso885911987"]
-            .contains(normalized(label))
+        windows1252Labels.contains(normalized(label))
     }
 
     /// Whether the document's stated encoding is one its bytes may contradict (no override, no byte order mark, an
@@ -283,7 +289,7 @@ enum EncodingSniffer {
     /// too); `nil` for any other label.
     static func browserSuperset(of label: String) -> String? {
         switch normalized(label) {
-        case "iso88591": return "windows-1252"
+        case "iso88591", "usascii", "ascii", "ansix3.41968", "iso646us", "csascii", "us": return "windows-1252"
         case "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936":
             return isKnown("GB18030") ? "GB18030" : nil
         default: return nil

@@ -74,6 +74,22 @@ import TributaryCore
         #expect(result.warnings.isEmpty)
     }
 
+    /// A declared US-ASCII is windows-1252, as the WHATWG Encoding standard, browsers and feedparser read it: a `£`
+    /// (0xA3) in a feed that says `us-ascii` (feedvalidator's `xml_declares_wrong_encoding`) was U+FFFD. UTF-8 under
+    /// the same label is still read as UTF-8.
+    @Test(arguments: ["us-ascii", "US-ASCII", "ascii", "ANSI_X3.4-1968", "iso646-us"])
+    func aDeclaredUSASCIIIsReadAsWindows1252(_ label: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(label)\"?><rss version=\"2.0\"><channel><title>".utf8)
+        bytes += [0xA3, 0x20, 0x93, 0x78, 0x94]  // £ “x” in windows-1252
+        bytes += Array("</title></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(bytes)
+        #expect(result.metadata?.title == "£ “x”")
+        #expect(result.metadata?.encoding == "windows-1252")
+        var utf8 = Array("<?xml version=\"1.0\" encoding=\"\(label)\"?><rss version=\"2.0\"><channel><title>".utf8)
+        utf8 += Array("£ “x” ".utf8) + Array(repeating: 0x61, count: 8) + Array("</title></channel></rss>".utf8)
+        #expect(try FixtureSupport.parse(utf8).metadata?.title == "£ “x” aaaaaaaa")
+    }
+
     /// GB2312 is read as its superset GB18030, as browsers and feedparser do: 㐀 (U+3400) is not in GB2312.
     @Test(arguments: [nil, "gb2312", "'GB2312'"])
     func gb2312IsReadAsGB18030(_ charset: String?) throws {
