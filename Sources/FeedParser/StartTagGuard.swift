@@ -11,6 +11,11 @@ import Foundation
 /// dropped, with a warning. Text is skipped with `memchr` for the next `<`, so the watch costs little: most bytes
 /// of a feed are text.
 ///
+/// The same watch finds `]]>` in text, outside any CDATA section (a feed that closes a section it never opened, or
+/// closes one twice: `<title>Some headline]]></title>`, Winds' saved Hacker News feed). XML forbids it there, and
+/// libxml2's recovery dropped the text before it (the title read `]>`); its `>` is passed on as `&gt;`, so the text
+/// reads as written, with a warning.
+///
 /// Only ASCII-compatible documents are watched (the caller decides); in them `<`, `>`, `"`, `'` and `=` are
 /// always those characters.
 struct StartTagGuard {
@@ -38,6 +43,8 @@ struct StartTagGuard {
     private var equalsSigns = 0
     /// How many tags were cut, for the warning.
     private(set) var cutTags = 0
+    /// How many `]]>` stood in text, for the warning.
+    private(set) var strayCDATAEnds = 0
 
     /// Passes `bytes` on to `feed`, with the attributes beyond the limit dropped; in one piece when nothing is cut.
     mutating func process(
@@ -54,11 +61,14 @@ struct StartTagGuard {
         while index < count {
             switch state {
             case .text:
-                guard let found = memchr(base + index, 0x3C, count - index) else {
+                let found = memchr(base + index, 0x3C, count - index)
+                let end = found.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+                try passStrayCDATAEnds(base, from: index, to: end, keptFrom: &keptFrom, feed)
+                guard end < count else {
                     index = count
                     continue
                 }
-                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                index = end + 1
                 // Most `<` open a tag: only `<!` and `<?` need a closer look.
                 if index < count, base[index] != 0x21, base[index] != 0x3F {
                     state = .tag
@@ -142,6 +152,49 @@ struct StartTagGuard {
             }
         }
     }
+
+    /// Passes on text from `keptFrom` with the `>` of each `]]>` in `start..<end` (text, up to the next `<`) as
+    /// `&gt;`. Looked for with `memchr` for `]`, which text rarely holds; a `]]` at the end of the previous chunk
+    /// counts.
+    private mutating func passStrayCDATAEnds(
+        _ base: UnsafePointer<UInt8>,
+        from start: Int,
+        to end: Int,
+        keptFrom: inout Int,
+        _ feed: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        var index = start
+        // A `]]>` begun at the end of the previous chunk (text runs on across chunks only from the first byte).
+        var split: Int?
+        if start == 0, end > 0, base[0] == 0x3E, tail == (0x5D, 0x5D) {
+            split = 0
+        } else if start == 0, end > 1, tail.1 == 0x5D, base[0] == 0x5D, base[1] == 0x3E {
+            split = 1
+        }
+        while index < end {
+            let greaterThan: Int
+            if let position = split.take() {
+                greaterThan = position
+            } else {
+                guard let found = memchr(base + index, 0x5D, end - index) else { return }
+                let bracket = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard bracket + 2 < end, base[bracket + 1] == 0x5D, base[bracket + 2] == 0x3E else {
+                    index = bracket + 1
+                    continue
+                }
+                greaterThan = bracket + 2
+            }
+            if greaterThan > keptFrom {
+                try feed(UnsafeRawBufferPointer(start: base + keptFrom, count: greaterThan - keptFrom))
+            }
+            try Self.escapedGreaterThan.withUnsafeBytes { try feed($0) }
+            keptFrom = greaterThan + 1
+            strayCDATAEnds += 1
+            index = greaterThan + 1
+        }
+    }
+
+    private static let escapedGreaterThan: [UInt8] = Array("&gt;".utf8)
 
     /// What the bytes after a `<` start: a comment, a CDATA section, a processing instruction or other
     /// declaration (skipped to their ends), or a tag; `.open` while they do not tell yet.

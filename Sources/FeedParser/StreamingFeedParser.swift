@@ -34,6 +34,7 @@ public final class StreamingFeedParser {
     private var controlsReported = false
     private var tagGuard = StartTagGuard()
     private var cutTagsReported = 0
+    private var strayCDATAEndsReported = false
     private var encodingStated: Bool?
     private var asciiChecked = 0
     private var firstNonASCII: Int?
@@ -390,6 +391,15 @@ public final class StreamingFeedParser {
                 )
             }
             cutTagsReported = tagGuard.cutTags
+        }
+        if tagGuard.strayCDATAEnds > 0, !strayCDATAEndsReported {
+            strayCDATAEndsReported = true
+            handler.warnings.append(
+                SourceWarning(
+                    "the feed writes ']]>' outside a CDATA section, which XML forbids; it was read as text (the "
+                        + "feed's author should escape it or open the section)"
+                )
+            )
         }
     }
 
