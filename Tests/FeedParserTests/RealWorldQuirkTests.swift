@@ -863,3 +863,23 @@ extension RealWorldQuirkTests {
         #expect(result.warnings.contains { $0.message.contains("says its encoding is 'UTF-16LE'") })
     }
 }
+
+extension RealWorldQuirkTests {
+    /// `]]>` outside a CDATA section is text, as written, with a warning; it cost the whole title before (libxml2's
+    /// recovery kept `]>`). Fed in chunks that split the `]]>` at each of its bytes, the result is the same.
+    @Test func aCDATAEndOutsideASectionIsText() throws {
+        let bytes = try FixtureSupport.bytes("rss-cdata-end-outside-cdata.xml")
+        let title = Array("Some headline]]>".utf8)
+        let at = try #require(
+            bytes.indices.first { bytes[$0..<min(bytes.count, $0 + title.count)].elementsEqual(title) }
+        )
+        for split in [[], [at + 13], [at + 14], [at + 15], [at + 14, at + 15]] {
+            let result = try FixtureSupport.parse(bytes, splitAt: split)
+            try #require(result.items.count == 2, "split at \(split)")
+            #expect(result.items.map(\.title) == ["Some headline]]>", "Double closed]]>"], "split at \(split)")
+            #expect(result.items[0].contentHTML == "Body text before]]> and after", "split at \(split)")
+            #expect(result.items[1].contentHTML == "<p>Body</p>]]>", "split at \(split)")
+            #expect(result.warnings.contains { $0.message.contains("']]>' outside a CDATA section") })
+        }
+    }
+}
