@@ -153,6 +153,13 @@ enum InputBounds {
                 leaveOut(tagStart..<index)
                 continue
             }
+            if isEnd, cursor < count, !bytes[cursor].isASCIILetter {
+                // `</ br>`, `</>`, `</1>`: HTML reads a bogus comment to the next `>` (a lowendbox.com post wrote
+                // `</ br>`); libxml2 dropped the `</` and showed the rest as text (`br>`).
+                index = (find([0x3E], in: bytes, from: cursor) ?? count - 1) + 1
+                leaveOut(tagStart..<index)
+                continue
+            }
             if cursor < count, bytes[cursor] == 0x21 {  // <!-- comments and declarations hold no tags
                 if count - cursor >= 3, bytes[cursor + 1] == 0x2D, bytes[cursor + 2] == 0x2D {
                     index = find([0x2D, 0x2D, 0x3E], in: bytes, from: cursor + 3) ?? count
