@@ -79,6 +79,18 @@ import TributaryCore
         #expect(FeedText.plainText("History of the <blink> tag", stripTags: false) == "History of the <blink> tag")
     }
 
+    /// The Unicode spaces Python's `str.strip` trims are trimmed at either end of plain text, as feedparser trims a
+    /// title (habr.com ends titles with U+2028, Japanese feeds with U+3000); inside the text they stay.
+    @Test(arguments: [
+        ("Title\u{2028}", "Title"), ("\u{3000}旅行記\u{3000}京都編\u{3000}", "旅行記\u{3000}京都編"),
+        (" a \u{2029}\u{00A0} ", "a"), ("\u{2003}\u{200A}x\u{202F}\u{205F}\u{1680}\u{0085}", "x"),
+        ("a\u{2028}b", "a\u{2028}b"), ("\u{2028}", ""), ("&#8232;Title&#x3000;", "Title"),
+        ("\u{200B}zero width", "\u{200B}zero width"), ("café\u{00E9}", "café\u{00E9}"),
+    ])
+    func unicodeSpacesAreTrimmedAtTheEnds(_ input: String, _ expected: String) {
+        #expect(FeedText.plainText(input) == expected)
+    }
+
     @Test func collapsingWhitespaceChangesNothingElse() {
         #expect(
             FeedText.collapseWhitespace("  <script> considered\u{00A0} harmful\r\n")

@@ -22,7 +22,13 @@ public enum FeedText {
         stripTags: Bool = true,
         decodeEntities: Bool = true
     ) -> String {
-        if !needsWork(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        if !needsWork(bytes) {
+            let kept = trimmedOfSpaces(bytes)
+            return String(
+                decoding: kept.count == bytes.count ? bytes : UnsafeBufferPointer(rebasing: bytes[kept]),
+                as: UTF8.self
+            )
+        }
         guard let base = bytes.baseAddress else { return "" }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -87,12 +93,11 @@ public enum FeedText {
                 index = end
             }
         }
-        // No-break spaces (and the spaces between them) at the end are trimmed like white space.
-        while output.count >= 2, output[output.count - 2] == 0xC2, output[output.count - 1] == 0xA0 {
-            output.removeLast(2)
-            while output.last == 0x20 { output.removeLast() }
+        // No-break spaces and the other Unicode spaces at either end are trimmed like white space.
+        let kept = output.withUnsafeBufferPointer { trimmedOfSpaces($0) }
+        return output.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[kept]), as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Plain text from a `String` that may hold markup; see ``plainText(_:stripTags:decodeEntities:)-([UInt8],_,_)``.
@@ -325,6 +330,56 @@ public enum FeedText {
 
     /// Bytes that make text need the slow path: `<`, `&`, tab, newline, return and 0xC2 (U+00A0).
     private static let slowBytes: [Bool] = (0..<256).map { [0x3C, 0x26, 0x09, 0x0A, 0x0D, 0xC2].contains($0) }
+
+    /// Where `bytes` (UTF-8) stand without the white space at either end: ASCII's, and the Unicode spaces Python's
+    /// `str.strip` also trims, as feedparser trims a title (U+0085, U+00A0, U+1680, U+2000 to U+200A, U+2028, U+2029,
+    /// U+202F, U+205F, U+3000: habr.com ends titles with U+2028, Japanese feeds with U+3000). Only the first and last
+    /// bytes are looked at when there is none.
+    static func trimmedOfSpaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0
+        var end = bytes.count
+        while start < end {
+            let length = spaceLength(bytes, at: start, limit: end)
+            if length == 0 { break }
+            start += length
+        }
+        while end > start {
+            let last = bytes[end - 1]
+            let length: Int
+            if last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
+                length = 1
+            } else if last < 0x80 {
+                length = 0
+            } else if end - start >= 2, spaceLength(bytes, at: end - 2, limit: end) == 2 {
+                length = 2
+            } else if end - start >= 3, spaceLength(bytes, at: end - 3, limit: end) == 3 {
+                length = 3
+            } else {
+                length = 0
+            }
+            if length == 0 { break }
+            end -= length
+        }
+        return start..<end
+    }
+
+    /// The length of the white space character that starts at `index` (see ``trimmedOfSpaces(_:)``), 0 for none.
+    private static func spaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, limit: Int) -> Int {
+        let byte = bytes[index]
+        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { return 1 }
+        guard byte >= 0xC2, index + 1 < limit else { return 0 }
+        let second = bytes[index + 1]
+        if byte == 0xC2 { return second == 0x85 || second == 0xA0 ? 2 : 0 }
+        guard index + 2 < limit else { return 0 }
+        let third = bytes[index + 2]
+        switch (byte, second) {
+        case (0xE1, 0x9A): return third == 0x80 ? 3 : 0
+        case (0xE2, 0x80): return third <= 0x8A || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
+        case (0xE2, 0x81): return third == 0x9F ? 3 : 0
+        case (0xE3, 0x80): return third == 0x80 ? 3 : 0
+        default: return 0
+        }
+    }
 
     private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
