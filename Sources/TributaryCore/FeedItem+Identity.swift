@@ -1,6 +1,8 @@
 extension FeedItem {
     /// A stable id for an item whose feed gave it none: its URL when it has one, otherwise a hash of its title and
-    /// date (and content, when those are missing), prefixed with `tributary:` so it can never collide with a URL.
+    /// date (and content, when those are missing, and enclosures, when the title is), prefixed with `tributary:` so it
+    /// can never collide with a URL. A podcast's episodes that have nothing but their enclosure (gpodder's test feeds)
+    /// get one id each; without the enclosures they shared one, and deduplication kept one episode of all.
     ///
     /// The result depends only on the item's own fields, so the same item gets the same id on every run (rule
     /// SRC-2 of ``Source``).
@@ -10,6 +12,10 @@ extension FeedItem {
         material += "\u{1F}" + (datePublished.map(RFC3339.format) ?? "")
         if title == nil || datePublished == nil {
             material += "\u{1F}" + (contentHTML ?? contentText ?? summary ?? "")
+            // Only for an item without a title, so that every other item keeps the id it had.
+            if title == nil {
+                for attachment in attachments { material += "\u{1F}" + attachment.url }
+            }
         }
         return "tributary:" + StableHash.hex(of: material)
     }

@@ -93,6 +93,14 @@ import TributaryCore
             bare.derivedID()
                 != FeedItem(id: "", title: "Other", datePublished: Date(timeIntervalSince1970: 0)).derivedID()
         )
+        // Episodes with nothing but their enclosure have one id each; an item without enclosures keeps the id it had.
+        var first = FeedItem(id: "")
+        first.attachments = [FeedItem.Attachment(url: "https://example.org/ep1.mp3")]
+        var second = FeedItem(id: "")
+        second.attachments = [FeedItem.Attachment(url: "https://example.org/ep2.mp3")]
+        #expect(first.derivedID() != second.derivedID())
+        #expect(first.derivedID() != FeedItem(id: "").derivedID())
+        #expect(FeedItem(id: "").derivedID() == "tributary:" + StableHash.hex(of: "\u{1F}\u{1F}"))
         // The hash is FNV-1a, fixed across processes and releases.
         #expect(StableHash.hex(of: "") == "cbf29ce484222325")
         #expect(StableHash.hex(of: "a") == "af63dc4c8601ec8c")
