@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -114,7 +113,9 @@ def trimmed(value) -> str | None:
 def rfc3339(parsed) -> str | None:
     if not parsed:
         return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", tuple(parsed))
+    # Written out rather than with strftime, whose %Y gives `103` for the year 103 on glibc (RFC 3339: four digits).
+    year, month, day, hour, minute, second = tuple(parsed)[:6]
+    return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}Z"
 
 
 def plain_get(mapping, key):
