@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import HTMLSanitizer
 import TributaryCore
 
 /// Capturing an element's text and reading it as the field's text type says (text, HTML, XHTML, base64), with the `xml:base` in force.
@@ -112,6 +113,16 @@ extension FeedSAXHandler {
         }
         switch captureScope {
         case .item:
+            if captureType == .html || captureType == .xhtml, let sanitizer = options.sanitizer,
+                text.count > sanitizer.options.maximumInputBytes
+            {
+                // Cut without a word, a post of 2.4 MB (mostly inlined CSS: Feeder's saved Londoner feed) lost its end.
+                let limit = sanitizer.options.maximumInputBytes
+                warn(
+                    "an item's HTML is \(text.count) bytes long; only its first \(limit) bytes are shown (the most "
+                        + "HTML an item's field is read to, to bound the work on hostile input)"
+                )
+            }
             finishItemField(kind)
             if contextsSeen { item.fieldContext = nil }
         case .channel: finishChannelField(kind)

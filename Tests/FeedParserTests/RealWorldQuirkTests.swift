@@ -883,3 +883,25 @@ extension RealWorldQuirkTests {
         }
     }
 }
+
+extension RealWorldQuirkTests {
+    /// HTML longer than the sanitizer reads (1 MiB by default) is cut with a warning that says so; a post of 2.4 MB
+    /// (Feeder's saved Londoner feed, mostly inlined CSS) lost its end without a word.
+    @Test func htmlLongerThanTheSanitizerReadsIsCutWithAWarning() throws {
+        let post = "<p>" + String(repeating: "word ", count: 250_000) + "</p><p>The end.</p>"
+        let feed =
+            "<rss version=\"2.0\"><channel><title>t</title><item><title>Long</title><description><![CDATA["
+            + post + "]]></description></item><item><title>Short</title><description>&lt;p&gt;ok&lt;/p&gt;"
+            + "</description></item></channel></rss>"
+        let options = FeedParserOptions(baseURL: FixtureSupport.feedURL, sourceID: "test-source")
+        let result = try FixtureSupport.parse(Array(feed.utf8), options: options)
+        try #require(result.items.count == 2)
+        let long = try #require(result.items[0].contentHTML)
+        #expect(long.hasPrefix("<p>word word"))
+        #expect(!long.contains("The end."))
+        #expect(result.items[1].contentHTML == "<p>ok</p>")
+        let warnings = result.warnings.filter { $0.message.contains("only its first 1048576 bytes are shown") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("1250022 bytes long") == true)
+    }
+}
