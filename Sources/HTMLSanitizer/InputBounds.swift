@@ -113,16 +113,13 @@ enum InputBounds {
             while cursor < end, bytes[cursor].isASCIILetter || (cursor > nameStart && bytes[cursor].isASCIIDigit) {
                 cursor += 1
             }
-            guard cursor > nameStart, cursor == end || bytes[cursor] != 0x3B,
-                let legacy = bytes[nameStart..<cursor].withUnsafeBufferPointer({ FeedText.legacyEntityPrefix($0) })
+            let next = cursor < end ? bytes[cursor] : nil
+            guard cursor > nameStart, next != 0x3B,
+                let legacy = bytes[nameStart..<cursor].withUnsafeBufferPointer({
+                    FeedText.legacyEntityPrefix($0, inAttribute: inAttribute, next: next)
+                })
             else { return cursor }
-            let nameEnd = nameStart + legacy.length
-            if inAttribute, nameEnd < end,
-                bytes[nameEnd].isASCIILetter || bytes[nameEnd].isASCIIDigit || bytes[nameEnd] == 0x3D
-            {
-                return cursor
-            }
-            leaveOut(ampersand..<nameEnd, keeping: Array("&#\(legacy.value);".utf8))
+            leaveOut(ampersand..<(nameStart + legacy.length), keeping: Array("&#\(legacy.value);".utf8))
             return cursor
         }
         func completeLegacyReferences(in value: Range<Int>) {

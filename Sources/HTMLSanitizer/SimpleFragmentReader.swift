@@ -204,16 +204,15 @@ struct SimpleFragmentReader {
         }
         guard !name.isEmpty else { return .asWritten }  // `&`
         guard next == 0x3B else {
-            guard let legacy = FeedText.legacyEntityPrefix(UnsafeBufferPointer(rebasing: name)),
+            guard
+                let legacy = FeedText.legacyEntityPrefix(
+                    UnsafeBufferPointer(rebasing: name),
+                    inAttribute: inAttribute,
+                    next: index < bytes.count ? next : nil
+                ),
                 let scalar = Unicode.Scalar(legacy.value)
             else { return .asWritten }
-            let end = nameStart + legacy.length
-            if inAttribute, end < bytes.count,
-                bytes[end].isASCIILetter || bytes[end].isASCIIDigit || bytes[end] == 0x3D
-            {
-                return .asWritten
-            }
-            index = end
+            index = nameStart + legacy.length
             return .character(scalar)
         }
         // Compared byte by byte: `elementsEqual` with a `String.UTF8View` went through the generic path, and cost

@@ -522,12 +522,20 @@ public enum FeedText {
     /// letters and digits after an `&`: the longest, as HTML matches it (they are two to six letters long), with
     /// its code point and length. `&copy2026` is `©2026`; `&notit` is `¬it`.
     ///
-    /// In an attribute value HTML reads one only when neither a letter, a digit nor `=` follows it (`?a=1&copy=2`
-    /// stays as written): the caller checks the byte after `length`.
-    public static func legacyEntityPrefix(_ name: UnsafeBufferPointer<UInt8>) -> (value: UInt32, length: Int)? {
+    /// In an attribute value (`inAttribute`) HTML reads one only when neither a letter, a digit nor `=` follows it
+    /// (`?a=1&copy=2` stays as written): only a name that is the whole run, and `next`, the byte after the run
+    /// (`nil` at the end of the input), is not `=`.
+    public static func legacyEntityPrefix(
+        _ name: UnsafeBufferPointer<UInt8>,
+        inAttribute: Bool = false,
+        next: UInt8? = nil
+    ) -> (value: UInt32, length: Int)? {
         var length = min(name.count, 6)
         while length >= 2 {
-            if let value = legacyEntity(Array(name[0..<length])) { return (value, length) }
+            if let value = legacyEntity(Array(name[0..<length])) {
+                guard !inAttribute || (length == name.count && next != 0x3D) else { return nil }
+                return (value, length)
+            }
             length -= 1
         }
         return nil
