@@ -151,12 +151,12 @@ enum EncodingSniffer {
 
     /// Whether `label` names windows-1252 in the WHATWG Encoding standard (ISO-8859-1 and its aliases included),
     /// the labels old CMSs declare on documents that are really UTF-8.
-    /// The labels the WHATWG Encoding standard reads as windows-1252 (normalized), US-ASCII's among them: a feed
-    /// that says `us-ascii` and holds a `£` (0xA3) means windows-1252's, as browsers and feedparser read it.
-    private static let windows1252Labels: Set<String> = [
-        "iso88591", "windows1252", "isoir100", "cp819", "ibm819", "csisolatin1", "iso885911987", "cp1252", "xcp1252",
-        "usascii", "ascii", "ansix3.41968", "iso646us", "csascii", "us",
-    ]
+    /// US-ASCII's labels (normalized), which the WHATWG Encoding standard reads as windows-1252: a feed that says
+    /// `us-ascii` and holds a `£` (0xA3) means windows-1252's, as browsers and feedparser read it.
+    private static let usASCIILabels: Set<String> = ["usascii", "ascii", "ansix3.41968", "iso646us", "csascii", "us"]
+
+    /// The labels read as windows-1252 (normalized; ``normalized(_:)`` gives Latin-1's other names as `iso88591`).
+    private static let windows1252Labels = usASCIILabels.union(["iso88591", "windows1252", "cp1252", "xcp1252"])
 
     static func isWindows1252Label(_ label: String) -> Bool {
         windows1252Labels.contains(normalized(label))
@@ -288,8 +288,9 @@ enum EncodingSniffer {
     /// as windows-1252 (curly quotes and euro signs in 0x80-0x9F), GB2312 and GBK as GB18030 (as feedparser does
     /// too); `nil` for any other label.
     static func browserSuperset(of label: String) -> String? {
-        switch normalized(label) {
-        case "iso88591", "usascii", "ascii", "ansix3.41968", "iso646us", "csascii", "us": return "windows-1252"
+        let compact = normalized(label)
+        if compact == "iso88591" || usASCIILabels.contains(compact) { return "windows-1252" }
+        switch compact {
         case "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936":
             return isKnown("GB18030") ? "GB18030" : nil
         default: return nil
@@ -394,8 +395,7 @@ enum EncodingSniffer {
     /// Whether a charset spends two or four bytes on every character (UTF-16, UTF-32, UCS-2, UCS-4).
     static func isWide(_ name: String) -> Bool {
         let compact = normalized(name)
-        return compact.hasPrefix("utf16") || compact.hasPrefix("utf32") || compact.hasPrefix("ucs2")
-            || compact.hasPrefix("ucs4")
+        return compact.hasPrefix("utf16") || compact.hasPrefix("utf32") || compact.hasPrefix("ucs")
     }
 
     /// Whether a charset keeps ASCII as ASCII, so that markup is read as the bytes spell it.
@@ -406,8 +406,7 @@ enum EncodingSniffer {
             "csibm500",
         ]
         return
-            !(compact.hasPrefix("utf7") || compact == "csunicode11utf7" || compact.hasPrefix("utf16")
-            || compact.hasPrefix("utf32") || compact.hasPrefix("ucs") || compact.hasPrefix("ebcdic")
+            !(isWide(name) || compact.hasPrefix("utf7") || compact == "csunicode11utf7" || compact.hasPrefix("ebcdic")
             || ebcdic.contains(compact))
     }
 

@@ -113,11 +113,10 @@ extension FeedSAXHandler {
         }
         switch captureScope {
         case .item:
-            if captureType == .html || captureType == .xhtml, let sanitizer = options.sanitizer,
-                text.count > sanitizer.options.maximumInputBytes
+            if captureType == .html || captureType == .xhtml, let limit = options.sanitizer?.options.maximumInputBytes,
+                text.count > limit
             {
                 // Cut without a word, a post of 2.4 MB (mostly inlined CSS: Feeder's saved Londoner feed) lost its end.
-                let limit = sanitizer.options.maximumInputBytes
                 warn(
                     "an item's HTML is \(text.count) bytes long; only its first \(limit) bytes are shown (the most "
                         + "HTML an item's field is read to, to bound the work on hostile input)"
