@@ -234,12 +234,9 @@ extension FeedSAXHandler {
     /// nothing is left.
     func trimmedRawText(_ reading: RawText.Reading) -> RawText? {
         let bytes = text.bytes
-        var start = 0
-        var end = bytes.count
-        while start < end, bytes[start] <= 0x20 { start += 1 }
-        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
-        guard end > start else { return nil }
-        return item.keep(UnsafeBufferPointer(rebasing: bytes[start..<end]), as: reading)
+        let kept = FeedText.trimmedRange(bytes)
+        guard !kept.isEmpty else { return nil }
+        return item.keep(UnsafeBufferPointer(rebasing: bytes[kept]), as: reading)
     }
 
     /// What relative links in the captured HTML resolve against; `nil` when there is no base at all (they are
@@ -285,20 +282,9 @@ extension FeedSAXHandler {
         baseCount > 0 && baseCount <= bases.count ? bases[baseCount - 1] : baseURLString
     }
 
-    /// Trims ASCII whitespace without Foundation (which bridges through `NSString` and was 40% of parse time).
-    static func trimmed(_ string: String) -> String {
-        let utf8 = string.utf8
-        guard let first = utf8.first, let last = utf8.last, first <= 0x20 || last <= 0x20 else { return string }
-        var start = utf8.startIndex
-        var end = utf8.endIndex
-        while start < end, utf8[start] <= 0x20 { start = utf8.index(after: start) }
-        while end > start, utf8[utf8.index(before: end)] <= 0x20 { end = utf8.index(before: end) }
-        return String(string[start..<end])
-    }
-
     /// The value trimmed, `nil` when it is missing or nothing is left (an attribute written blank is none).
     static func nonBlank(_ value: String?) -> String? {
-        value.map(trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        value.map(FeedText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Whether an item field is read from the captured text when its element ends (not kept as ``RawText``).

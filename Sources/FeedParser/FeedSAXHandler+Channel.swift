@@ -58,7 +58,7 @@ extension FeedSAXHandler {
             if kind == .atomGenerator || kind == .generator, channelGenerator == nil {
                 channelGeneratorVersion = Self.nonBlank(attributes.value("version"))
                 channelGeneratorURL = (attributes.value("uri") ?? attributes.value("url")).map {
-                    resolve(Self.trimmed($0), baseCount: stack[depth].baseCount)
+                    resolve(FeedText.trimmed($0), baseCount: stack[depth].baseCount)
                 }
             }
             if kind == .link { captureAttribute = attributes.value("href") }  // <link href="..."/>, Atom's form
@@ -143,7 +143,7 @@ extension FeedSAXHandler {
         case .link:
             // The last non-empty link wins, as in feedparser; `<link href="..."/>` counts as its href.
             var value = trimmedText()
-            if value.isEmpty, let href = captureAttribute { value = Self.trimmed(href) }
+            if value.isEmpty, let href = captureAttribute { value = FeedText.trimmed(href) }
             if !value.isEmpty { channelLink = resolve(value, baseCount: captureBaseCount) }
         case .rights:
             if channelRights == nil {
@@ -279,7 +279,7 @@ extension FeedSAXHandler {
 
     /// Keeps a channel category with its scheme and label (blank ones are none); an empty term is no category.
     func addChannelCategory(_ term: String, scheme: String?, label: String?) {
-        let term = Self.trimmed(term)
+        let term = FeedText.trimmed(term)
         guard !term.isEmpty else { return }
         channelCategories.append(
             TributaryExtension.Category(term: term, scheme: Self.nonBlank(scheme), label: Self.nonBlank(label))

@@ -43,7 +43,7 @@ extension FeedSAXHandler {
                 // Only `true` (the default) makes the guid the item's address, as feedparser reads it: `false`
                 // written with spaces, `no` or SimplePie's test value `meep` name an id that is no link.
                 item.guidIsPermaLink =
-                    attributes.value(anyCase: "isPermaLink").map { Self.trimmed($0).lowercased() == "true" } ?? true
+                    attributes.value(anyCase: "isPermaLink").map { FeedText.trimmed($0).lowercased() == "true" } ?? true
             } else if kind == .source {
                 captureAttribute = attributes.value("url")
             } else if kind == .link {
@@ -116,21 +116,21 @@ extension FeedSAXHandler {
             // `link rel="enclosure"` is resolved, as there); the RSS adapter resolves it against the address the
             // feed was fetched from (`FeedStreamConsumer`). An `href` in place of `url` (Atom's word) is read as
             // feedparser reads it.
-            guard let url = (attributes.value("url") ?? attributes.value("href")).map(Self.trimmed), !url.isEmpty
+            guard let url = (attributes.value("url") ?? attributes.value("href")).map(FeedText.trimmed), !url.isEmpty
             else { return }
             item.addAttachment(
                 FeedItem.Attachment(
                     url: FeedText.hasScheme(url) ? resolve(url, baseCount: baseCount) : url,
                     mimeType: attributes.value("type"),
-                    sizeInBytes: attributes.value("length").flatMap { Int(Self.trimmed($0)) }
+                    sizeInBytes: attributes.value("length").flatMap { Int(FeedText.trimmed($0)) }
                 )
             )
         case .mediaContent where inMedia:
             // A Media RSS image is the item's image; audio and video are not attachments: feedparser's enclosures
             // (JSON Feed's attachments) are `enclosure` elements and `link rel="enclosure"` only.
             guard let url = attributes.value("url") else { return }
-            let mime = attributes.value("type").map { Self.trimmed($0).lowercased() }
-            let medium = attributes.value("medium").map { Self.trimmed($0).lowercased() }
+            let mime = attributes.value("type").map { FeedText.trimmed($0).lowercased() }
+            let medium = attributes.value("medium").map { FeedText.trimmed($0).lowercased() }
             if medium == "image" || mime?.hasPrefix("image/") == true, item.mediaImage == nil {
                 item.mediaImage = resolve(url, baseCount: baseCount)
             }
@@ -203,7 +203,7 @@ extension FeedSAXHandler {
         guard attributes.count > 0,
             let about = attributes.value("about", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
         else { return }
-        let trimmed = Self.trimmed(about)
+        let trimmed = FeedText.trimmed(about)
         if !trimmed.isEmpty { item.rdfAbout = trimmed }
     }
 
@@ -283,7 +283,7 @@ extension FeedSAXHandler {
             if let link = trimmedRawText(reading) {
                 item.link = link
                 item.alternateLink = nil
-            } else if let href = captureAttribute, !Self.trimmed(href).isEmpty {
+            } else if let href = captureAttribute, !FeedText.trimmed(href).isEmpty {
                 item.link = Array(href.utf8).withUnsafeBufferPointer { item.keep($0, as: reading) }
                 item.alternateLink = nil
             }
@@ -512,7 +512,7 @@ extension FeedSAXHandler {
     /// Adds `tag` to `tags` once, the white space around it trimmed; an empty one is dropped. Items, feeds and an
     /// Atom source collect their categories through here.
     static func addTag(_ tag: String, to tags: inout [String]) {
-        let tag = trimmed(tag)
+        let tag = FeedText.trimmed(tag)
         guard !tag.isEmpty, !tags.contains(tag) else { return }
         if tags.isEmpty { tags.reserveCapacity(4) }
         tags.append(tag)
@@ -551,7 +551,7 @@ extension FeedSAXHandler {
                 item.otherAlternateLink = resolved
             }
         case "enclosure":
-            guard !Self.trimmed(written).isEmpty else { break }  // `href=""` names no file
+            guard !FeedText.trimmed(written).isEmpty else { break }  // `href=""` names no file
             item.addAttachment(
                 FeedItem.Attachment(url: resolved, mimeType: link.type, title: link.title, sizeInBytes: link.length)
             )
@@ -575,7 +575,7 @@ extension FeedSAXHandler {
     /// Whether an Atom link leads to a web page: no type, or an HTML one (`text/html; charset=utf-8` too).
     static func isWebPage(_ link: TributaryExtension.Link) -> Bool {
         guard let type = link.type else { return true }
-        let essence = trimmed(String(type.prefix { $0 != ";" })).lowercased()
+        let essence = FeedText.trimmed(String(type.prefix { $0 != ";" })).lowercased()
         return essence == "text/html" || essence == "application/xhtml+xml"
     }
 

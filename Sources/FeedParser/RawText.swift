@@ -34,7 +34,7 @@ struct RawText: Sendable {
         /// twice (`?tur=ownCloud&amp;amp;id=295` in the feed, so `&amp;id` once read) is one ampersand, as
         /// feedparser reads it: left as it is, the server would get a parameter named `amp;id`.
         func resolve(_ reference: String) -> String {
-            var reference = FeedSAXHandler.trimmed(reference)
+            var reference = FeedText.trimmed(reference)
             if Self.holdsEscapedAmpersand(&reference) {
                 reference = reference.replacing("&amp;", with: "&")
             }

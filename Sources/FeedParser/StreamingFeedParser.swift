@@ -221,8 +221,7 @@ public final class StreamingFeedParser {
         var encoding = choice.encoding
         let wide =
             initial.prefix(4).contains(0) || initial.starts(with: [0xFF, 0xFE]) || initial.starts(with: [0xFE, 0xFF])
-            || choice.encoding.map { $0.uppercased().hasPrefix("UTF-16") || $0.uppercased().hasPrefix("UTF-32") }
-                == true
+            || choice.encoding.map(EncodingSniffer.isWide) == true
         let wideForm = wide ? WideTextTranscoder.Form(encoding: choice.encoding, prefix: initial) : nil
         handler.documentEncoding = EncodingSniffer.readName(forced: choice.encoding, wide: wideForm, prefix: initial)
         if let form = wideForm {

@@ -673,6 +673,40 @@ import TributaryCore
         #expect(result.items.map(\.id) == ["old", "new"])
     }
 
+    @Test func aSlotAnotherSourceTookOverIsNotTheCapsOldest() async throws {
+        // "a0" leaves under its source's cap of 1, and "b0", another source's item with the same date and the same
+        // place in its feed, takes over its slot: the first source's cap must not take "b0" for its oldest item.
+        let recorder = EventRecorder()
+        let first = ScriptedSource(
+            "a",
+            [
+                .send(.started),
+                .send(.items([makeItem("a0", published: hoursFromNow(-10))])),
+                .send(.items([makeItem("a1", published: hoursFromNow(-5))])),
+                .waitUntil { recorder.lines.contains("added b0") },
+                .send(.items([makeItem("a2", published: hoursFromNow(-1))])),
+                .send(.finished),
+            ]
+        )
+        let second = ScriptedSource(
+            "b",
+            [
+                .waitUntil { recorder.lines.contains("removed a0") },
+                .send(.started),
+                .send(.items([makeItem("b0", published: hoursFromNow(-10))])),
+                .send(.finished),
+            ]
+        )
+        let result = try await pipeline([
+            PipelineSource(source: first, kind: "scripted", maxItems: 1),
+            PipelineSource(source: second, kind: "scripted"),
+        ])
+        .run(onEvent: { recorder.record($0) })
+        #expect(result.items.map(\.id) == ["a2", "b0"])
+        #expect(result.statuses.map(\.itemCount) == [1, 1])
+        #expect(recorder.lines.contains("removed a1"))
+    }
+
     @Test func maxItemsPerSourceAppliesUnlessTheSourceSetsItsOwn() async throws {
         let items = (1...4).map { makeItem("i\($0)", published: hoursFromNow(-Double($0))) }
         let general = PipelineSource(source: ScriptedSource.healthy("general", items), kind: "scripted")

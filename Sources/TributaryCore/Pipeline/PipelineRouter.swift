@@ -55,7 +55,7 @@ struct PipelineRouter {
     private var terminated: [Bool]
     private var deduplicator = Deduplicator()
     /// Every kept item's outline and place: a few dozen bytes an item, whatever its content.
-    private var entries = KeptItems()
+    private var entries: KeptItems
     /// The kept items whole: all of them when the run holds its items (``PipelineSettings/holdsItems``), otherwise
     /// only the current batch's, until the store has them.
     private var held: [Key: FeedItem] = [:]
@@ -103,6 +103,7 @@ struct PipelineRouter {
         unreportedWarnings = Array(repeating: 0, count: sources.count)
         stoppedByTheRun = Array(repeating: false, count: sources.count)
         capPlaces = Array(repeating: Heap(), count: sources.count)
+        entries = KeptItems(sourceIDs: sources.map(\.id))
     }
 
     /// The run's outcome: kept items in digest order and every status. Called once, at the end: the held items are
@@ -610,7 +611,7 @@ struct PipelineRouter {
         while let place = capPlaces[index].max {
             // A slot let go may hold another item since; the place is still this one's only if the position is the
             // same (a position names its source and arrival, which no other item has).
-            if let entry = entries[Int(place.slot)], entry.position == place.position {
+            if let entry = entries[Int(place.slot)], entry.sourceIndex == index, place.isPlace(of: entry) {
                 return (entry.outline.key, Int(place.slot), entry)
             }
             capPlaces[index].removeMax()
@@ -808,33 +809,119 @@ private struct Batch {
 }
 
 /// An item's place in the digest order, as a source's cap compares them: the greatest is the item the digest shows
-/// last (the oldest). It names the item by its slot (``Deduplicator/slot(of:)``), half the size of its key.
+/// last (the oldest). Each source has its own heap of them, so the place leaves out the source and names the item by
+/// its slot (``Deduplicator/slot(of:)``): 16 bytes a kept item.
 private struct CapPlace: Comparable {
     let slot: Int32
-    let position: ItemOrdering.Position
+    let arrivalIndex: Int32
+    let sortDate: Date
 
     init(slot: Int, entry: ItemOrdering.Entry) {
         self.slot = Int32(slot)
-        position = entry.position
+        arrivalIndex = Int32(clamping: entry.arrivalIndex)
+        sortDate = entry.sortDate
     }
 
-    static func < (lhs: CapPlace, rhs: CapPlace) -> Bool { lhs.position < rhs.position }
+    /// Whether this is the place of `entry`, an entry of the heap's source: a position names its source and arrival,
+    /// which no other item has.
+    func isPlace(of entry: ItemOrdering.Entry) -> Bool {
+        entry.sortDate == sortDate && Int32(clamping: entry.arrivalIndex) == arrivalIndex
+    }
+
+    static func < (lhs: CapPlace, rhs: CapPlace) -> Bool {
+        if lhs.sortDate != rhs.sortDate { return lhs.sortDate > rhs.sortDate }
+        return lhs.arrivalIndex < rhs.arrivalIndex
+    }
 }
 
 /// The kept items' entries side by side in one array, by their slot in the run's ``Deduplicator`` (which hands
 /// slots out and reuses those of items let go): a table of the entries by key would reserve room for up to twice as
 /// many entries as it holds, and a second table from key to slot would repeat the deduplicator's.
+///
+/// An entry is kept in 80 bytes rather than as the ``ItemOrdering/Entry`` it stands for (136): its source as its
+/// position in the run's list rather than its id too, its dates as numbers (`nan` for none) rather than optionals,
+/// its source and feed positions in four bytes each. A run of 50,000 items keeps 65,536 of them (the array
+/// doubles).
 private struct KeptItems {
-    private var slots: [ItemOrdering.Entry?] = []
+    private struct Stored {
+        var id: String
+        var url: String?
+        var alsoIn: [TributaryExtension.ItemReference]
+        /// The outline's dates (`nan`: none).
+        var datePublished: Double
+        var dateModified: Double
+        var outlineFirstSeen: Double
+        /// The entry's first-seen time.
+        var firstSeen: Double
+        var sourceIndex: Int32
+        /// Clamped at `Int32.max`: a source would have to send two billion items in one run to reach it.
+        var arrivalIndex: Int32
+
+        init(_ entry: ItemOrdering.Entry) {
+            id = entry.outline.id
+            url = entry.outline.url
+            alsoIn = entry.outline.alsoIn
+            datePublished = Self.number(entry.outline.datePublished)
+            dateModified = Self.number(entry.outline.dateModified)
+            outlineFirstSeen = Self.number(entry.outline.firstSeen)
+            firstSeen = entry.firstSeen.timeIntervalSinceReferenceDate
+            sourceIndex = Int32(entry.sourceIndex)
+            arrivalIndex = Int32(clamping: entry.arrivalIndex)
+        }
+
+        func entry(sourceIDs: [SourceID]) -> ItemOrdering.Entry {
+            ItemOrdering.Entry(
+                outline: outline(sourceIDs: sourceIDs),
+                firstSeen: Date(timeIntervalSinceReferenceDate: firstSeen),
+                sourceIndex: Int(sourceIndex),
+                arrivalIndex: Int(arrivalIndex)
+            )
+        }
+
+        func outline(sourceIDs: [SourceID]) -> ItemOutline {
+            ItemOutline(
+                sourceID: sourceIDs[Int(sourceIndex)],
+                id: id,
+                url: url,
+                datePublished: Self.date(datePublished),
+                dateModified: Self.date(dateModified),
+                firstSeen: Self.date(outlineFirstSeen),
+                alsoIn: alsoIn
+            )
+        }
+
+        /// ``ItemOrdering/Entry/position``, read without making the entry.
+        var position: ItemOrdering.Position {
+            let sortDate = !datePublished.isNaN ? datePublished : !dateModified.isNaN ? dateModified : firstSeen
+            return ItemOrdering.Position(
+                sortDate: Date(timeIntervalSinceReferenceDate: sortDate),
+                sourceIndex: Int(sourceIndex),
+                arrivalIndex: Int(arrivalIndex)
+            )
+        }
+
+        private static func number(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .nan }
+        private static func date(_ number: Double) -> Date? {
+            number.isNaN ? nil : Date(timeIntervalSinceReferenceDate: number)
+        }
+    }
+
+    /// The id of each source, by its position in the run's list.
+    private let sourceIDs: [SourceID]
+    private var slots: [Stored?] = []
+
+    init(sourceIDs: [SourceID]) {
+        self.sourceIDs = sourceIDs
+    }
 
     subscript(slot: Int) -> ItemOrdering.Entry? {
-        get { slot < slots.count ? slots[slot] : nil }
+        get { slot < slots.count ? slots[slot]?.entry(sourceIDs: sourceIDs) : nil }
         set {
             if slot >= slots.count {
                 guard newValue != nil else { return }
                 slots.append(contentsOf: repeatElement(nil, count: slot + 1 - slots.count))
             }
-            slots[slot] = newValue
+            slots[slot] = newValue.map(Stored.init)
         }
     }
 
@@ -853,7 +940,7 @@ private struct KeptItems {
         var outlines: [ItemOutline] = []
         outlines.reserveCapacity(places.count)
         for place in places {
-            if let outline = slots[Int(place.slot)].take()?.outline { outlines.append(outline) }
+            if let stored = slots[Int(place.slot)].take() { outlines.append(stored.outline(sourceIDs: sourceIDs)) }
         }
         slots = []
         return outlines
