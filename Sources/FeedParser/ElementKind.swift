@@ -1,4 +1,5 @@
 import CLibXML2
+import TributaryCore
 
 /// The elements the parser acts on, identified once per distinct (namespace, local name) pair.
 ///
@@ -58,18 +59,13 @@ enum ElementKind: UInt8 {
         rssNamespace: String? = nil
     ) -> ElementKind {
         let localName = localName.lowercased()
-        var namespace = namespace.lowercased()
-        if let atomNamespace, namespace == atomNamespace { return atom(localName) ?? .other }
-        if let rssNamespace, namespace == rssNamespace { return rss(localName) ?? .other }
-        // A module's namespace written without its last slash (`http://purl.org/dc/elements/1.1`, rss-parser's
-        // podcast test feed) is that module's: feedparser reads such elements by their prefix.
-        if !namespace.isEmpty, !namespace.hasSuffix("/"), slashEndedNamespaces.contains(namespace + "/") {
-            namespace += "/"
-        }
-        switch namespace {
+        let written = namespace.lowercased()
+        if let atomNamespace, written == atomNamespace { return atom(localName) ?? .other }
+        if let rssNamespace, written == rssNamespace { return rss(localName) ?? .other }
+        switch normalizedNamespace(namespace) {
         case "":
             return rss(localName) ?? .other
-        case _ where rss090Namespaces.contains(namespace.lowercased()):
+        case let namespace where rss090Namespaces.contains(namespace):
             return rss(localName) ?? .other
         case "http://purl.org/rss/1.0/", "http://backend.userland.com/rss2",
             "http://backend.userland.com/rss", "http://blogs.law.harvard.edu/tech/rss",
@@ -79,7 +75,7 @@ enum ElementKind: UInt8 {
             return rss(localName) ?? .other
         case "http://www.w3.org/2005/atom", "http://purl.org/atom/ns#":
             return atom(localName) ?? .other
-        case _ where preAtom03Namespaces.contains(namespace.lowercased()):
+        case let namespace where preAtom03Namespaces.contains(namespace):
             return atom(localName) ?? .other
         case "http://www.w3.org/1999/xhtml":
             return localName == "body" ? .xhtmlBody : .other
@@ -173,6 +169,23 @@ enum ElementKind: UInt8 {
     }
 
     /// RSS 0.90's namespace, as Netscape published it and as some of its feeds wrote it (`channel.netscape.com`).
+    /// A namespace as the known ones are written: lower-cased, without the white space around it, `http` for
+    /// `https`, and with the last slash a module's address has. Feeds write all of these (a `https` Dublin Core on
+    /// theweek.com and in Microsoft's MSN feed specification, `xmlns:dc="  http://purl.org/dc/elements/1.1/  "`,
+    /// `http://purl.org/dc/elements/1.1` in rss-parser's podcast feed) and feedparser reads such elements by their
+    /// prefix; so a module's elements are read whichever of these ways its address is written. Atom's own written
+    /// with `https` is left as it is: a `<feed>` in it is read as Atom with a warning (`atomNamespace`).
+    static func normalizedNamespace(_ namespace: String) -> String {
+        var normalized = FeedText.trimmed(namespace.lowercased())
+        if normalized.hasPrefix("https://"), normalized != "https://www.w3.org/2005/atom" {
+            normalized = "http://" + normalized.dropFirst("https://".count)
+        }
+        if !normalized.isEmpty, !normalized.hasSuffix("/"), slashEndedNamespaces.contains(normalized + "/") {
+            normalized += "/"
+        }
+        return normalized
+    }
+
     static let rss090Namespaces: Set<String> = [
         "http://my.netscape.com/rdf/simple/0.9/", "http://channel.netscape.com/rdf/simple/0.9/",
     ]

@@ -229,6 +229,8 @@ enum FeedDate {
     private static func parseRFC822(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var cursor = 0
         var month: Int?
+        /// Whether `month` was read from the first word, before any number.
+        var monthBeforeNumbers = false
         var day: Int?
         var year: Int?
         var yearDigits = 0
@@ -323,12 +325,18 @@ enum FeedDate {
                 var word = UInt32(0)
                 var letters = 0
                 let wordStart = cursor
-                while cursor < bytes.count, isLetter(bytes[cursor]) {
+                while cursor < bytes.count, isLetter(bytes[cursor]) || isLatin1Letter(bytes, at: cursor) {
                     if letters < 4 { word = word << 8 | UInt32(bytes[cursor] | 0x20) }
                     letters += 1
                     cursor += 1
                 }
-                if month == nil, letters >= 3, let found = monthNumber(bytes, wordStart) {
+                if letters >= 3, month == nil || monthBeforeNumbers,
+                    let found = monthNumber(bytes, wordStart) ?? localMonthNumber(bytes[wordStart..<cursor])
+                {
+                    // A month word before any number may be a day's name: French, Spanish and Italian Tuesdays
+                    // (`mar., 13 sept. 2022`, CommitStrip's feed) start as March does. A month word after it is the
+                    // month.
+                    monthBeforeNumbers = month == nil && day == nil && year == nil && !sawTime
                     month = found
                 } else if sawTime, letters == 2, word == 0x616D || word == 0x706D, (1...12).contains(hour) {
                     // A 12-hour clock (`8:19 pm CEST`, Yahoo's weather feeds): 12 am is midnight, 12 pm noon.
@@ -368,6 +376,40 @@ enum FeedDate {
         case 0x64_6563: return 12  // dec
         default: return nil
         }
+    }
+
+    /// The month of a French, German, Spanish or Italian month name or abbreviation that the English three letters
+    /// do not already give (`févr.`, `déc`, `août`, `mai`, `avr`, `Mär`, `Okt`, `dic`, `ago`, `mag`...): news sites
+    /// write them in RFC 822 dates (`mar., 22 févr. 2022 20:04:25 +0000`, CommitStrip's feed).
+    private static func localMonthNumber(_ word: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        // Lower-cased: ASCII letters, and the second byte of a Latin-1 capital (`É` is C3 89, `é` C3 A9).
+        var lowered: [UInt8] = []
+        lowered.reserveCapacity(word.count)
+        var afterC3 = false
+        for byte in word {
+            lowered.append(afterC3 && byte < 0x9F ? byte + 0x20 : byte < 0x80 ? byte | 0x20 : byte)
+            afterC3 = byte == 0xC3
+        }
+        return localMonths.first { lowered.starts(with: $0.prefix) }?.month
+    }
+
+    /// Month names' first letters in French, German, Spanish and Italian where they are not English's.
+    private static let localMonths: [(prefix: [UInt8], month: Int)] = [
+        ("févr", 2), ("fevr", 2), ("avr", 4), ("mai", 5), ("août", 8), ("aout", 8), ("déc", 12),
+        ("mär", 3), ("mrz", 3), ("okt", 10), ("dez", 12),
+        ("ene", 1), ("abr", 4), ("ago", 8), ("dic", 12),
+        ("gen", 1), ("mag", 5), ("giu", 6), ("lug", 7), ("set", 9), ("ott", 10),
+    ].map { (Array($0.0.utf8), $0.1) }
+
+    /// Whether a Latin-1 letter (`é`, `û`, `ä`: two bytes, C3 and 80-BF, but not `×` or `÷`) starts at `index`, or
+    /// its second byte is there.
+    private static func isLatin1Letter(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let byte = bytes[index]
+        if byte == 0xC3 {
+            return index + 1 < bytes.count && (0x80...0xBF).contains(bytes[index + 1])
+                && bytes[index + 1] != 0x97 && bytes[index + 1] != 0xB7
+        }
+        return (0x80...0xBF).contains(byte) && index > 0 && bytes[index - 1] == 0xC3 && byte != 0x97 && byte != 0xB7
     }
 
     /// The offset in seconds of a zone name packed as lower-case ASCII bytes, or `nil` for an unknown word.

@@ -16,7 +16,9 @@ extension FeedSAXHandler {
         switch kind {
         case .channel where format == .rss10:
             heldRSS = true
-            if let namespace, ElementKind.rss090Namespaces.contains(String(cString: namespace).lowercased()) {
+            if let namespace,
+                ElementKind.rss090Namespaces.contains(ElementKind.normalizedNamespace(String(cString: namespace)))
+            {
                 format = .rss090
             }
         case .item where parent != .image && parent != .textInput, .atomEntry:

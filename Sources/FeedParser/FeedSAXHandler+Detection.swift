@@ -139,7 +139,7 @@ extension FeedSAXHandler {
     func noteNamespaces(_ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, count: Int) {
         for index in 0..<count {
             guard let uri = namespaces[2 * index + 1] else { continue }
-            let name = String(cString: uri).lowercased()
+            let name = ElementKind.normalizedNamespace(String(cString: uri))
             if name == "http://purl.org/rss/1.0/" || ElementKind.rss090Namespaces.contains(name) { heldRSS = true }
         }
     }

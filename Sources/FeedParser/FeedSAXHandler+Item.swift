@@ -345,8 +345,9 @@ extension FeedSAXHandler {
         case .atomID:
             if let value = trimmedRawText(.verbatim) { item.atomID = value }
             item.resolvedID = resolvedIdentifier()
-        case .pubDate, .atomPublished:
-            // Of several, the last readable one wins, as in feedparser (Atom 0.3's `issued` then `published`).
+        case .pubDate, .atomPublished, .dcIssued:
+            // Of several, the last readable one wins, as in feedparser (Atom 0.3's `issued` then `published`;
+            // `dcterms:issued` is its `published` too, so a `dcterms:modified` after it is the item's update).
             item.published = parseDate() ?? item.published
         case .dcDate:
             // `dc:date` and `dcterms:modified` are feedparser's `updated`, as Atom's `updated` is: of those, the
@@ -355,8 +356,6 @@ extension FeedSAXHandler {
                 item.dcDate = date
                 item.updated = nil
             }
-        case .dcIssued:
-            item.dcDate = parseDate() ?? item.dcDate
         case .dcCreated, .atomCreated:
             // When the item was created; as before, also its date (`dcterms:created` as `dc:date`, Atom 0.3's
             // `created` as its publication) when it has no other.

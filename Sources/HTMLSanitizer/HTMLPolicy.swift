@@ -30,12 +30,15 @@ enum HTMLPolicy {
     /// a browser, and a post that opened with `<plaintext>` (a Ruby blog's, in feed-normalizer's tests) was lost
     /// whole.
     ///
+    /// Nor is `canvas`: its content is the fallback for a reader whose browser draws nothing in it (a chart's
+    /// caption, "(Chart of practice per musical instrument)"), and the digest runs no script that would draw it.
+    ///
     /// SVG and MathML (`svg`, `math`) and `audio`/`video` are not here: like every element not allowed they are
     /// unwrapped, so their text (an SVG `<text>` or `<desc>`, a formula's `<mi>`, a player's fallback sentence) stays
     /// while the elements and every attribute go, as feedparser keeps that text. What inside them could run script
     /// (`script`, `style`, `foreignObject`'s `iframe`...) is dropped by the rules here as anywhere else.
     static let droppedWithContent: Set<String> = [
-        "applet", "area", "base", "basefont", "bgsound", "canvas", "datalist", "dialog", "embed", "frame",
+        "applet", "area", "base", "basefont", "bgsound", "datalist", "dialog", "embed", "frame",
         "frameset", "head", "input", "isindex", "keygen", "layer", "link", "map", "meta", "noembed", "noframes",
         "object", "optgroup", "option", "output", "param", "portal", "script", "select", "slot", "source", "style",
         "template", "title", "track", "xml",

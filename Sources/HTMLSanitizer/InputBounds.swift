@@ -122,19 +122,28 @@ enum InputBounds {
             leaveOut(ampersand..<(nameStart + legacy.length), keeping: Array("&#\(legacy.value);".utf8))
             return cursor
         }
+        // `&#` without digits (`` `&#${code};` ``): text to HTML, dropped by libxml2; its `&` is escaped. Returns where
+        // to go on, or `nil` when the `&` starts something else.
+        func escapeBareNumericAmpersand(at ampersand: Int, end: Int) -> Int? {
+            guard ampersand + 1 < end, bytes[ampersand + 1] == 0x23,
+                !FeedText.startsNumericReference(bytes[..<end], hash: ampersand + 1)
+            else { return nil }
+            leaveOut(ampersand..<(ampersand + 1), keeping: Array("&amp;".utf8))
+            return ampersand + 2
+        }
+        func reference(at ampersand: Int, end: Int, inAttribute: Bool) -> Int {
+            escapeBareNumericAmpersand(at: ampersand, end: end)
+                ?? completeLegacyReference(at: ampersand, end: end, inAttribute: inAttribute)
+        }
         func completeLegacyReferences(in value: Range<Int>) {
             var at = value.lowerBound
             while at < value.upperBound {
-                at =
-                    bytes[at] == 0x26
-                    ? completeLegacyReference(at: at, end: value.upperBound, inAttribute: true) : at + 1
+                at = bytes[at] == 0x26 ? reference(at: at, end: value.upperBound, inAttribute: true) : at + 1
             }
         }
         while index < count {
             guard bytes[index] == 0x3C else {  // <
-                index =
-                    bytes[index] == 0x26
-                    ? completeLegacyReference(at: index, end: count, inAttribute: false) : index + 1
+                index = bytes[index] == 0x26 ? reference(at: index, end: count, inAttribute: false) : index + 1
                 continue
             }
             let tagStart = index
@@ -160,8 +169,15 @@ enum InputBounds {
             if cursor < count, bytes[cursor] == 0x21 {  // <!-- comments and declarations hold no tags
                 if count - cursor >= 3, bytes[cursor + 1] == 0x2D, bytes[cursor + 2] == 0x2D {
                     index = find([0x2D, 0x2D, 0x3E], in: bytes, from: cursor + 3) ?? count
-                } else {
+                } else if count - cursor > 7,
+                    bytes[(cursor + 1)..<(cursor + 8)].map(\.asciiLowercased).elementsEqual("doctype".utf8)
+                {
                     index = find([0x3E], in: bytes, from: cursor) ?? count
+                } else {
+                    // `<![CDATA[...]]>` in HTML, Word's `<![if !supportLists]>`: HTML reads a bogus comment to the
+                    // next `>`, which libxml2 showed as text.
+                    index = (find([0x3E], in: bytes, from: cursor) ?? count - 1) + 1
+                    leaveOut(tagStart..<index)
                 }
                 continue
             }

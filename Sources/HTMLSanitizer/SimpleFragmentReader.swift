@@ -186,6 +186,8 @@ struct SimpleFragmentReader {
     private mutating func readReference(inAttribute: Bool) -> Reference? {
         index += 1
         if index < bytes.count, bytes[index] == 0x23 {  // #
+            // `&#` without digits is text to HTML (libxml2 would drop it).
+            guard FeedText.startsNumericReference(bytes, hash: index) else { return .asWritten }
             guard let semicolon = bytes[index..<min(bytes.count, index + 10)].firstIndex(of: 0x3B),
                 let scalar = Self.numericReference(bytes[index..<semicolon])
             else { return nil }

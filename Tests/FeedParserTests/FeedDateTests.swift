@@ -228,6 +228,30 @@ import TributaryCore
         #expect(FeedDate.parse(input).map(RFC3339.format) == expected)
     }
 
+    /// Day and month names of French, Spanish, Italian and German RFC 822 dates: a Tuesday (`mar.`, `Mar`) is no
+    /// March, and the month's own name, English or not, is the month (CommitStrip's French feed).
+    @Test(
+        arguments: [
+            ("mar., 13 sept. 2022 16:41:30 +0000", "2022-09-13T16:41:30Z"),
+            ("mar., 22 févr. 2022 20:04:25 +0000", "2022-02-22T20:04:25Z"),
+            ("Mar, 13 Sep 2022 16:41:30 +0000", "2022-09-13T16:41:30Z"),
+            ("martes, 13 dic. 2022 10:00:00 +0100", "2022-12-13T09:00:00Z"),
+            ("mardi 3 DÉC 2024 08:00:00 GMT", "2024-12-03T08:00:00Z"),
+            ("jeu., 15 août 2024 10:00:00 +0200", "2024-08-15T08:00:00Z"),
+            ("ven., 3 mai 2024 10:00:00 GMT", "2024-05-03T10:00:00Z"),
+            ("Di, 12 Mär 2024 10:00:00 +0100", "2024-03-12T09:00:00Z"),
+            ("Do, 3 Okt 2024 10:00:00 GMT", "2024-10-03T10:00:00Z"),
+            ("martedì, 4 giu 2024 10:00:00 GMT", "2024-06-04T10:00:00Z"),
+            ("lun, 5 ago 2024 10:00:00 GMT", "2024-08-05T10:00:00Z"),
+            // An English month first is still the month.
+            ("Mar 13 2022 16:41:30 GMT", "2022-03-13T16:41:30Z"),
+            ("Mar. 13, 2022", "2022-03-13T00:00:00Z"),
+        ] as [(String, String?)]
+    )
+    func localDayAndMonthNames(_ input: String, _ expected: String?) {
+        #expect(FeedDate.parse(input).map(RFC3339.format) == expected)
+    }
+
     /// ISO 8601's truncated forms without a year are read in the year (and month) of the moment given.
     @Test(
         arguments: [

@@ -9,6 +9,15 @@ import TributaryCore
         try #require(RFC3339.parse(string))
     }
 
+    /// The fixture's items with their `content_html` sanitized, as the parser hands it out by default.
+    private func sanitized(_ name: String) throws -> [FeedItem] {
+        try FixtureSupport.parseFixture(
+            name,
+            options: FeedParserOptions(baseURL: FixtureSupport.feedURL, sourceID: "test-source")
+        )
+        .items
+    }
+
     /// Text encoded twice with a windows-1252 step in between (`â€œsmallâ€` then U+009D, the position
     /// windows-1252 leaves empty) reads as feedparser reads it: the control stays, in the title and in the content,
     /// and the text is not undone because `€` is no Latin-1 letter. A title judged for double encoding is judged
@@ -903,5 +912,77 @@ extension RealWorldQuirkTests {
         let warnings = result.warnings.filter { $0.message.contains("only its first 1048576 bytes are shown") }
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("1250022 bytes long") == true)
+    }
+
+    /// Module namespaces written with `https` or with spaces around them (theweek.com, Microsoft's MSN feed
+    /// specification, feedsmith's tests) lost their module: no author, date, tags or content.
+    @Test func moduleNamespacesWithHTTPSOrSpacesAreTheModules() throws {
+        let items = try FixtureSupport.parseFixture("rss-module-namespaces-https-or-padded.xml").items
+        try #require(items.count == 1)
+        #expect(items[0].authors.map(\.name) == ["Scott Hocker"])
+        #expect(items[0].datePublished == (try date("2026-02-17T17:58:01Z")))
+        #expect(items[0].tags == ["Food"])
+        #expect(items[0].contentHTML == "<p>Full HTML content</p>")
+        #expect(items[0].summary == "Short summary")
+        #expect(items[0].tributary?.itunesDuration == "10:00")
+    }
+
+    /// RSS 1.0 whose default namespace has spaces around it was refused as "not a feed".
+    @Test func rss10InAPaddedNamespaceIsRead() throws {
+        let parsed = try FixtureSupport.parseFixture("rss10-namespace-padded.xml")
+        #expect(parsed.metadata?.format == .rss10)
+        #expect(parsed.items.map(\.title) == ["I"])
+    }
+
+    /// `&#` without digits is text in HTML (a post's JavaScript, `&#${code};`), read directly and through libxml2,
+    /// in text and in attribute values; a numeric reference with digits is still a character.
+    @Test func anAmpersandAndHashWithoutDigitsStaysInHTML() throws {
+        let items = try sanitized("rss-html-ampersand-hash-without-digits.xml")
+        try #require(items.count == 3)
+        #expect(items[0].contentHTML == "<p>map(c =&gt; `&amp;#${c.charCodeAt(0)};`)</p>")
+        #expect(items[1].contentHTML == "a &amp;#; b &amp;#x; c &amp;#xZ d &amp;# e A f")
+        #expect(
+            items[2].contentHTML == "<table><tr><td title=\"&amp;#x\">a &amp;#; b &amp;#xZ c A</td></tr></table>"
+        )
+    }
+
+    /// Markup declarations in HTML content (`<![CDATA[...]]>`, Word's `<![if !supportLists]>`) are bogus comments to
+    /// a browser, hidden; libxml2 showed them as text.
+    @Test func markupDeclarationsInHTMLAreHidden() throws {
+        let items = try sanitized("rss-html-markup-declarations.xml")
+        try #require(items.count == 3)
+        #expect(items[0].contentHTML == "<p>a</p> tail")
+        #expect(items[1].contentHTML == "<p>· Item one</p>")
+        #expect(items[2].contentHTML == "<p>xz</p><p>after</p>")
+    }
+
+    /// A `canvas`'s content is the fallback for a reader whose browser draws nothing in it: kept, as `noscript`'s.
+    @Test func aCanvasFallbackIsKept() throws {
+        let items = try sanitized("rss-html-canvas-fallback-text.xml")
+        #expect(
+            items.first?.contentHTML
+                == "<h2>Observations</h2>(Chart of practice per musical instrument)<p>Turns out</p>"
+        )
+    }
+
+    /// `dcterms:issued` is the publication and `dcterms:modified` the update, in either order: the modified date
+    /// replaced the issued one as the publication.
+    @Test func dctermsIssuedAndModifiedAreBothKept() throws {
+        let items = try FixtureSupport.parseFixture("atom-dcterms-issued-then-modified.xml").items
+        try #require(items.count == 2)
+        for item in items {
+            #expect(item.datePublished == (try date("2022-01-01T12:00:00Z")))
+            #expect(item.dateModified == (try date("2022-06-01T12:00:00Z")))
+        }
+    }
+
+    /// CommitStrip's French dates: `mar.` (mardi) was read as March, and `févr.` was not read.
+    @Test func frenchDayAndMonthNames() throws {
+        let items = try FixtureSupport.parseFixture("rss-localized-day-and-month-names.xml").items
+        #expect(
+            try items.map(\.datePublished) == [
+                date("2022-09-13T16:41:30Z"), date("2022-02-22T20:04:25Z"), date("2022-09-13T16:41:30Z"),
+            ]
+        )
     }
 }

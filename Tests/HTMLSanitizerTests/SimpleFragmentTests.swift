@@ -95,6 +95,42 @@ import Testing
         #expect(Self.direct.sanitize("<p>a &lt;/ b</p>", baseURL: nil) == "<p>a &lt;/ b</p>")
     }
 
+    /// `&#` without digits is text in HTML (a post's JavaScript, `` `&#${code};` ``), where libxml2 dropped the `&#`;
+    /// read directly or through libxml2, in text and in attribute values, alike.
+    @Test func anAmpersandAndHashWithoutDigitsIsText() {
+        for html in [
+            "<p>map(c => `&#${c.charCodeAt(0)};`)</p>", "a &#; b &#x; c &#xZ d &# e &#65; f &#x41;",
+            "<p title=\"&#x &#; &#66;\">t</p>", "<table><tr><td>a &#; b</td></tr></table>",
+        ] {
+            Self.expectSameAsLibxml2(html)
+        }
+        #expect(
+            Self.direct.sanitize("a &#; b &#x; c &#xZ d &# e &#65; f", baseURL: nil)
+                == "a &amp;#; b &amp;#x; c &amp;#xZ d &amp;# e A f"
+        )
+        #expect(
+            Self.libxml2.sanitize("<p title=\"&#x &#66;\">a &#; b &#xZ c &#x41;</p>", baseURL: nil)
+                == "<p title=\"&amp;#x B\">a &amp;#; b &amp;#xZ c A</p>"
+        )
+    }
+
+    /// `<!` followed by anything but `--` or `DOCTYPE` opens a bogus comment to the next `>` in HTML: an escaped
+    /// CDATA wrapper or Word's `<![if !supportLists]>` markers are hidden, where libxml2 showed them as text.
+    @Test func aMarkupDeclarationIsABogusComment() {
+        #expect(Self.libxml2.sanitize("<p>a</p><![CDATA[inner]]> tail", baseURL: nil) == "<p>a</p> tail")
+        #expect(
+            Self.libxml2.sanitize(
+                "<p class=\"MsoListParagraph\"><![if !supportLists]>· <![endif]>One</p>",
+                baseURL: nil
+            )
+                == "<p>· One</p>"
+        )
+        #expect(
+            Self.libxml2.sanitize("<p>x<!y>z</p><!DOCTYPE html><p>after</p>", baseURL: nil) == "<p>xz</p><p>after</p>"
+        )
+        #expect(Self.direct.sanitize("<p>x<!y>z</p>", baseURL: nil) == "<p>xz</p>")
+    }
+
     @Test func blogMarkupWithWhiteSpaceBetweenBlocksIsReadDirectly() {
         let html =
             "<p>One <a href=\"/a?x=1&amp;y=2\">link</a> and <code>f()</code>.</p>\n<ul>\n  <li>a</li>\n  <li><b>b</b></li>\n</ul>\n"

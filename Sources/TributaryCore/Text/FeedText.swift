@@ -534,6 +534,23 @@ public enum FeedText {
         return (legacy.value, nameStart + legacy.length)
     }
 
+    /// Whether the `#` at `hash` (after an `&`) starts a numeric reference: a decimal digit follows it, or `x` (or
+    /// `X`) and a hexadecimal digit. HTML reads `&#` without them as text (`` `&#${code};` `` in a post's code, `&#;`);
+    /// libxml2 drops the `&#`, so the sanitizer escapes the `&` of those before it reads them.
+    public static func startsNumericReference<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes,
+        hash: Bytes.Index
+    ) -> Bool {
+        let isDigit = { (byte: UInt8) in byte &- 0x30 < 10 }
+        var index = bytes.index(after: hash)
+        guard index < bytes.endIndex else { return false }
+        if bytes[index] == 0x78 || bytes[index] == 0x58 {  // x X
+            index = bytes.index(after: index)
+            return index < bytes.endIndex && (isDigit(bytes[index]) || (bytes[index] | 0x20) &- 0x61 < 6)
+        }
+        return isDigit(bytes[index])
+    }
+
     /// The legacy name (one HTML reads without its `;`, see ``entity(_:at:inText:)``) that starts `name`, a run of
     /// letters and digits after an `&`: the longest, as HTML matches it (they are two to six letters long), with
     /// its code point and length. `&copy2026` is `©2026`; `&notit` is `¬it`.
