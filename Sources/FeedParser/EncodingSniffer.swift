@@ -72,15 +72,16 @@ enum EncodingSniffer {
             return ("UTF-8", 0, [SourceWarning(message, location: "encoding")])
         }
         guard let http = sent else {
-            if bom == nil, let declared, let choice = unreadableDeclaration(declared, prefix: prefix) { return choice }
             // As browsers do (WHATWG Encoding), ISO-8859-1 and its other labels are read as the superset
-            // windows-1252: feeds that say Latin-1 routinely contain curly quotes and euro signs in 0x80-0x9F.
+            // windows-1252: feeds that say Latin-1 routinely contain curly quotes and euro signs in 0x80-0x9F. First:
+            // `gb_2312-80` is also iconv's name of the bare character set, which is not the feed's EUC encoding.
             if bom == nil, let declared, let superset = browserSuperset(of: declared) { return (superset, 0, []) }
+            if bom == nil, let declared, let choice = unreadableDeclaration(declared, prefix: prefix) { return choice }
             if bom == nil, declared == nil, let japanese = undeclaredJapanese(prefix) {
                 let message =
                     "the document declares no encoding and is not UTF-8; its bytes look like \(japanese), "
                     + "so it was read as \(japanese) (declare the encoding in the XML declaration)"
-                return (japanese, 0, [SourceWarning(message, location: "encoding")])
+                return (browserSuperset(of: japanese) ?? japanese, 0, [SourceWarning(message, location: "encoding")])
             }
             return (nil, 0, [])
         }
@@ -274,10 +275,15 @@ enum EncodingSniffer {
         let name =
             forced ?? byteOrderMark(prefix)?.name ?? declaredEncoding(prefix).flatMap { isKnown($0) ? $0 : nil }
             ?? "UTF-8"
+        // The larger encodings a label is read as (``browserSuperset(of:)``) go by the label's name, as WHATWG
+        // names its decoders and feedparser reports them.
         switch normalized(name) {
         case "utf8": return "utf-8"
-        case "shiftjis": return "shift_jis"
-        case "eucjp": return "euc-jp"
+        case "shiftjis", "windows31j": return "shift_jis"
+        case "eucjp", "eucjpms": return "euc-jp"
+        case "cp949": return "euc-kr"
+        case "big5hkscs": return "big5"
+        case "cp874": return "windows-874"
         case "windows1252": return "windows-1252"
         case "iso88591": return "iso-8859-1"
         default: return name.lowercased().replacingOccurrences(of: "_", with: "-")
@@ -286,15 +292,27 @@ enum EncodingSniffer {
 
     /// The encoding browsers decode a label as when it names a subset of it (WHATWG Encoding): ISO-8859-1 is read
     /// as windows-1252 (curly quotes and euro signs in 0x80-0x9F), GB2312 and GBK as GB18030 (as feedparser does
-    /// too); `nil` for any other label.
+    /// too), Shift_JIS as Windows-31J and EUC-JP with Microsoft's rows (NEC's circled numbers, `①`, `㈱`, `№`, common
+    /// in Japanese feeds), EUC-KR as Windows-949 (`똠`), Big5 as Big5-HKSCS (`嘅`), TIS-620 as windows-874 (curly
+    /// quotes); `nil` for any other label, or when iconv has no such encoding.
     static func browserSuperset(of label: String) -> String? {
         let compact = normalized(label)
         if compact == "iso88591" || usASCIILabels.contains(compact) { return "windows-1252" }
+        let superset: String
         switch compact {
-        case "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936":
-            return isKnown("GB18030") ? "GB18030" : nil
+        case "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936", "gb231280", "csiso58gb231280",
+            "isoir58":
+            superset = "GB18030"
+        case "shiftjis", "ms932", "windows31j": superset = "WINDOWS-31J"
+        case "eucjp", "cseucpkdfmtjapanese": superset = "EUC-JP-MS"
+        case "euckr", "cseuckr", "csksc56011987", "isoir149", "korean", "ksc56011987", "ksc56011989", "ksc5601",
+            "windows949":
+            superset = "CP949"
+        case "big5", "cnbig5", "csbig5", "xxbig5": superset = "BIG5-HKSCS"
+        case "tis620", "iso885911", "dos874", "windows874": superset = "CP874"
         default: return nil
         }
+        return isKnown(superset) ? superset : nil
     }
 
     /// What to do with a declared encoding libxml2 cannot read as written, `nil` when it can:

@@ -346,6 +346,12 @@ enum FeedDate {
                 }
                 // Anything else (a day name in any language, "at" before the time, an unknown zone) is ignored.
             } else {
+                // A negative year (`30 Nov -0001`: PHP's rendering of WordPress's zero date) is no date.
+                if byte == 0x2D, !sawTime, cursor + 1 < bytes.count, isDigit(bytes[cursor + 1]),
+                    cursor == 0 || isSpace(bytes[cursor - 1])
+                {
+                    return nil
+                }
                 cursor += 1  // separators: space, comma, '-', '/', '.', non-ASCII bytes
             }
         }

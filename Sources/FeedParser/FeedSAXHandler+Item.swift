@@ -299,7 +299,8 @@ extension FeedSAXHandler {
                 item.mediaDescription = rawText(.html(links: linkBase()))
             }
         case .contentEncoded:
-            item.contentEncoded = rawText(.html(links: linkBase()))
+            // The first of several is the content, as feedparser's `content[0]`; an empty one gives way.
+            if item.contentEncoded?.range.isEmpty ?? true { item.contentEncoded = rawText(.html(links: linkBase())) }
         case .rights:
             if item.rights == nil {
                 item.rights = rawText(.plainText(markup: captureType != .text))

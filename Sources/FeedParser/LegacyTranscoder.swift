@@ -164,11 +164,17 @@ final class LegacyTranscoder {
                     carry = UnsafeBufferPointer(start: inPointer, count: inLeft).map { UInt8(bitPattern: $0) }
                     return
                 default:
-                    // A byte that is not the encoding: U+FFFD, and on with the next byte.
+                    // A sequence that is not the encoding: one U+FFFD, and on after it. As WHATWG's decoders read
+                    // Shift_JIS, EUC-JP, EUC-KR, Big5 and GBK, a lead byte and a non-ASCII byte after it go together
+                    // (skipping the lead alone read its trail as the next lead: `前�‘�本語` for `前�日本語`); an
+                    // ASCII byte after a lead is read again as itself.
+                    let lead = inPointer.map { UInt8(bitPattern: $0.pointee) } ?? 0
+                    let next = inLeft > 1 ? inPointer.map { UInt8(bitPattern: $0[1]) } ?? 0 : 0
+                    let length = lead >= 0x81 && lead != 0xFF && next >= 0x80 ? 2 : 1
                     output.append(contentsOf: Self.replacement)
-                    replacedBytes += 1
-                    inPointer = inPointer.map { $0 + 1 }
-                    inLeft -= 1
+                    replacedBytes += length
+                    inPointer = inPointer.map { $0 + length }
+                    inLeft -= length
                 }
             }
         }

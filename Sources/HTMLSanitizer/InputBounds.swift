@@ -159,6 +159,16 @@ enum InputBounds {
                 leaveOut(tagStart..<index)
                 continue
             }
+            if isEnd, count - cursor >= 3, bytes[cursor].asciiLowercased == 0x62,
+                bytes[cursor + 1].asciiLowercased == 0x72,
+                isSpace(bytes[cursor + 2]) || bytes[cursor + 2] == 0x3E || bytes[cursor + 2] == 0x2F
+            {
+                // `</br>` is a line break to HTML (an indexer's feed writes `</b></br><b>Category:`); libxml2 dropped
+                // it and ran the lines together.
+                index = (find([0x3E], in: bytes, from: cursor) ?? count - 1) + 1
+                leaveOut(tagStart..<index, keeping: Array("<br>".utf8))
+                continue
+            }
             if isEnd, cursor < count, !bytes[cursor].isASCIILetter {
                 // `</ br>`, `</>`, `</1>`: HTML reads a bogus comment to the next `>` (a lowendbox.com post wrote
                 // `</ br>`); libxml2 dropped the `</` and showed the rest as text (`br>`).
@@ -168,6 +178,17 @@ enum InputBounds {
             }
             if cursor < count, bytes[cursor] == 0x21 {  // <!-- comments and declarations hold no tags
                 if count - cursor >= 3, bytes[cursor + 1] == 0x2D, bytes[cursor + 2] == 0x2D {
+                    // `<!-->` and `<!--->` are empty comments to HTML; libxml2 read on to the next `-->`.
+                    let abruptEnd =
+                        cursor + 3 < count && bytes[cursor + 3] == 0x3E
+                        ? cursor + 4
+                        : cursor + 4 < count && bytes[cursor + 3] == 0x2D && bytes[cursor + 4] == 0x3E
+                            ? cursor + 5 : nil
+                    if let abruptEnd {
+                        index = abruptEnd
+                        leaveOut(tagStart..<index)
+                        continue
+                    }
                     index = find([0x2D, 0x2D, 0x3E], in: bytes, from: cursor + 3) ?? count
                 } else if count - cursor > 7,
                     bytes[(cursor + 1)..<(cursor + 8)].map(\.asciiLowercased).elementsEqual("doctype".utf8)

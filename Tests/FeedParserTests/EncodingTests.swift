@@ -36,6 +36,33 @@ import TributaryCore
         #expect(!result.warnings.contains { $0.message.contains("windows-1252") })
     }
 
+    /// Japanese, Korean, Chinese and Thai labels read as the larger encodings browsers read them as (WHATWG
+    /// Encoding): characters in those extensions were U+FFFD, and `gb_2312-80` failed the whole feed.
+    @Test(
+        arguments: [
+            ("rss-euc-jp-nec-extensions.xml", "日本語 ①② Ⅲ ㈱ ⊿ №", "丸数字①と単位㍉"),
+            ("rss-shift-jis-windows-31j.xml", "日本語 ①② Ⅲ ㈱ ⊿ № 髙", "丸数字①と単位㍉です"),
+            ("rss-ms-kanji-label.xml", "日本語 ①", nil),
+            ("rss-euc-kr-windows-949.xml", "똠방각하 햏 뷁 한국어", "똠 다음에 오는 글자들이 멀쩡한가"),
+            ("rss-big5-hkscs.xml", "香港 𨋢 嘅 粵語", "呢度 嘅 字 正常嗎 繁體中文"),
+            ("rss-tis-620-windows-874.xml", "ภาษาไทย “x”", nil),
+            ("rss-gb-2312-80-label.xml", "中文 €", nil),
+        ] as [(String, String, String?)]
+    )
+    func legacyLabelsAreReadAsBrowsersReadThem(_ name: String, _ title: String, _ content: String?) throws {
+        let result = try FixtureSupport.parseFixture(name)
+        #expect(result.items.map(\.title) == [title])
+        #expect(result.items.first?.contentHTML == content)
+        #expect(result.warnings.isEmpty)
+    }
+
+    /// A two-byte sequence that is not the encoding is one U+FFFD, and the characters after it are read in step.
+    @Test func anInvalidPairIsOneReplacementCharacter() throws {
+        let result = try FixtureSupport.parseFixture("rss-euc-jp-invalid-pair.xml")
+        #expect(result.items.map(\.title) == ["前\u{FFFD}日本語のタイトルです"])
+        #expect(result.warnings.count == 1)
+    }
+
     @Test func undeclaredASCIIIsHeldBackOnlyUpTo64KiB() throws {
         // An ASCII-only undeclared document is held while the sniffer waits for non-ASCII bytes, but not forever.
         let parser = try StreamingFeedParser(options: FixtureSupport.options())

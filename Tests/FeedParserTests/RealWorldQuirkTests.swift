@@ -985,4 +985,18 @@ extension RealWorldQuirkTests {
             ]
         )
     }
+
+    /// Of two `content:encoded`, the first is the content (FlexGet's test feed; feedparser's `content[0]`); an empty
+    /// one gives way to the next.
+    @Test func theFirstOfTwoContentsIsTheContent() throws {
+        let items = try FixtureSupport.parseFixture("rss-two-content-encoded.xml").items
+        #expect(items.map(\.contentHTML) == ["<p>first body</p>", "<p>the body</p>"])
+    }
+
+    /// WordPress's zero date as PHP writes it (`Wed, 30 Nov -0001 00:00:00 +0000`) is no date, not the year 1.
+    @Test func aNegativeYearIsNoDate() throws {
+        let items = try FixtureSupport.parseFixture("rss-wordpress-zero-date.xml").items
+        #expect(items.count == 2)
+        #expect(items.allSatisfy { $0.datePublished == nil })
+    }
 }

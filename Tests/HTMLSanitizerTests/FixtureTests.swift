@@ -77,8 +77,9 @@ import Testing
             ("safe<script>alert(1)</script> text", "safe text"),
             ("<IMG SRC=/ onerror=\"alert(1)\"></img>", "<img src=\"https://example.org/\" />"),
             (
+                // `</br>` is a line break to HTML.
                 "<STYLE>li {list-style-image: url(\"javascript:alert('XSS')\");}</STYLE><UL><LI>XSS</br>",
-                "<ul><li>XSS</li></ul>"
+                "<ul><li>XSS<br /></li></ul>"
             ),
             ("<DIV STYLE=\"width: expression(alert('XSS'));\">d</DIV>", "<div>d</div>"),
             ("<textarea><script>alert(1)</script></textarea>t", "t"),

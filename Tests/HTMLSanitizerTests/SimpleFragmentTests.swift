@@ -131,6 +131,27 @@ import Testing
         #expect(Self.direct.sanitize("<p>x<!y>z</p>", baseURL: nil) == "<p>xz</p>")
     }
 
+    /// `</br>` is a line break to HTML (an indexer's feed writes `</b></br><b>Category:`); libxml2 dropped it.
+    @Test func anEndTagBRIsABreak() {
+        for html in ["<b>a</b></br><b>Category:</b> Movies", "Line one</br>Line two</BR >Line three</br/>"] {
+            Self.expectSameAsLibxml2(html)
+        }
+        #expect(
+            Self.libxml2.sanitize("Line one</br>Line two</BR >Line three", baseURL: nil)
+                == "Line one<br />Line two<br />Line three"
+        )
+        #expect(Self.libxml2.sanitize("a</brx>b</b>", baseURL: nil) == "ab")
+    }
+
+    /// `<!-->` and `<!--->` are empty comments to HTML; libxml2 read on to the next `-->` and lost the text between.
+    @Test func abruptlyClosedCommentsAreEmpty() {
+        #expect(
+            Self.libxml2.sanitize("<p>Before <!--> kept text</p><p>More <!---> still kept</p>", baseURL: nil)
+                == "<p>Before  kept text</p><p>More  still kept</p>"
+        )
+        #expect(Self.libxml2.sanitize("<p>a<!-- real -->b</p>", baseURL: nil) == "<p>ab</p>")
+    }
+
     @Test func blogMarkupWithWhiteSpaceBetweenBlocksIsReadDirectly() {
         let html =
             "<p>One <a href=\"/a?x=1&amp;y=2\">link</a> and <code>f()</code>.</p>\n<ul>\n  <li>a</li>\n  <li><b>b</b></li>\n</ul>\n"
@@ -147,7 +168,7 @@ import Testing
             "<ul>text in a list<li>x</li></ul>", "<li>item without a list</li>", "<p>unclosed",
             "<b>misnested<i></b></i>",
             "<p>a</p><!-- comment -->", "<p title=unquoted>x</p>", "<p>&bogus; reference</p>", "<p>&#0; null</p>",
-            "<table><tr><td>x</td></tr></table>", "<p>a < b</p>", "<script>alert(1)</script>", "<br></br>",
+            "<table><tr><td>x</td></tr></table>", "<p>a < b</p>", "<script>alert(1)</script>",
             "<p title=\"a\" title=\"b\">twice</p>", "<p>&#128; C1</p>",
         ] {
             #expect(!Self.isReadDirectly(html), "\(html)")
