@@ -22,6 +22,10 @@ final class LegacyTranscoder {
     }
 
     private let form: Form
+    /// Whether the encoding is Microsoft's Japanese one (Windows-31J, EUC-JP-MS), read for Shift_JIS and EUC-JP for
+    /// the NEC and IBM characters they add (``EncodingSniffer/browserSuperset(of:)``): the six characters it maps
+    /// elsewhere than JIS are given back their JIS mapping (``jisCharacters``).
+    private let restoresJISMapping: Bool
     /// The start of a multi-byte sequence cut off by the end of the last chunk.
     private var carry: [UInt8] = []
     /// How many bytes were not text in the encoding and became U+FFFD.
@@ -34,6 +38,7 @@ final class LegacyTranscoder {
     init?(encoding: String) {
         let compact = encoding.lowercased().filter { $0.isLetter || $0.isNumber }
         guard !compact.hasPrefix("utf"), !compact.hasPrefix("ucs"), !compact.contains("2022") else { return nil }
+        restoresJISMapping = compact == "windows31j" || compact == "eucjpms" || compact == "cp932"
         let descriptor = iconv_open("UTF-8", encoding)
         guard let descriptor, descriptor != iconv_t(bitPattern: -1) else { return nil }
         var table: [[UInt8]] = []
@@ -99,8 +104,41 @@ final class LegacyTranscoder {
             carry.removeAll()
             input.append(contentsOf: bytes)
             convert(input, with: descriptor, into: &output)
+            if restoresJISMapping { Self.restoreJISMapping(&output) }
         }
         try output.withUnsafeBytes(body)
+    }
+
+    /// Microsoft's mapping of six JIS X 0208 characters, as UTF-8, and JIS's, which Shift_JIS and EUC-JP decoders
+    /// give (Python's, iconv's strict ones, browsers' for the wave dash): `18:15〜18:30` keeps its wave dash U+301C
+    /// rather than becoming a fullwidth tilde U+FF5E.
+    private static let jisCharacters: [(microsoft: [UInt8], jis: [UInt8])] = [
+        ([0xEF, 0xBD, 0x9E], [0xE3, 0x80, 0x9C]),  // U+FF5E fullwidth tilde: U+301C wave dash
+        ([0xE2, 0x88, 0xA5], [0xE2, 0x80, 0x96]),  // U+2225 parallel to: U+2016 double vertical line
+        ([0xEF, 0xBC, 0x8D], [0xE2, 0x88, 0x92]),  // U+FF0D fullwidth hyphen-minus: U+2212 minus sign
+        ([0xEF, 0xBF, 0xA0], [0xC2, 0xA2]),  // U+FFE0: U+00A2 cent sign
+        ([0xEF, 0xBF, 0xA1], [0xC2, 0xA3]),  // U+FFE1: U+00A3 pound sign
+        ([0xEF, 0xBF, 0xA2], [0xC2, 0xAC]),  // U+FFE2: U+00AC not sign
+    ]
+
+    /// Gives the characters of ``jisCharacters`` in `utf8` their JIS mapping.
+    private static func restoreJISMapping(_ utf8: inout [UInt8]) {
+        guard utf8.contains(where: { $0 == 0xEF || $0 == 0xE2 }) else { return }
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == 0xEF || utf8[index] == 0xE2, index + 2 < utf8.count,
+                let pair = jisCharacters.first(where: { utf8[index..<(index + 3)].elementsEqual($0.microsoft) })
+            {
+                result.append(contentsOf: pair.jis)
+                index += 3
+            } else {
+                result.append(utf8[index])
+                index += 1
+            }
+        }
+        utf8 = result
     }
 
     /// Hands over what the end of the document leaves: a character iconv holds, and U+FFFD for a multi-byte

@@ -56,6 +56,38 @@ import TributaryCore
         #expect(result.warnings.isEmpty)
     }
 
+    /// Read as the Microsoft encodings for their NEC and IBM characters, Shift_JIS and EUC-JP keep JIS's mapping of
+    /// the rest: `18:15〜18:30` keeps its wave dash (tdiary's feed in Plagger's samples), not a fullwidth tilde.
+    @Test(
+        arguments: [
+            (
+                "Shift_JIS",
+                [
+                    0x31, 0x38, 0x81, 0x60, 0x31, 0x39, 0x20, 0x81, 0x7C, 0x81, 0x61, 0x81, 0x91, 0x81, 0xCA, 0x20,
+                    0x87, 0x40,
+                ]
+            ),
+            (
+                "EUC-JP",
+                [
+                    0x31, 0x38, 0xA1, 0xC1, 0x31, 0x39, 0x20, 0xA1, 0xDD, 0xA1, 0xC2, 0xA1, 0xF1, 0xA2, 0xCC, 0x20,
+                    0xAD, 0xA1,
+                ]
+            ),
+        ] as [(String, [UInt8])]
+    )
+    func japaneseKeepsJISMappings(_ encoding: String, _ title: [UInt8]) throws {
+        let document =
+            Array(
+                "<?xml version=\"1.0\" encoding=\"\(encoding)\"?><rss version=\"2.0\"><channel><title>t</title><item><title>"
+                    .utf8
+            )
+            + title + Array("</title></item></channel></rss>".utf8)
+        let result = try FixtureSupport.parse(document)
+        #expect(result.items.map(\.title) == ["18\u{301C}19 \u{2212}\u{2016}\u{A2}\u{AC} ①"])
+        #expect(result.warnings.isEmpty)
+    }
+
     /// A two-byte sequence that is not the encoding is one U+FFFD, and the characters after it are read in step.
     @Test func anInvalidPairIsOneReplacementCharacter() throws {
         let result = try FixtureSupport.parseFixture("rss-euc-jp-invalid-pair.xml")
