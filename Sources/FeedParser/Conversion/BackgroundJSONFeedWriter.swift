@@ -55,7 +55,7 @@ final class BackgroundJSONFeedWriter: @unchecked Sendable {
         /// Whether its items are built.
         var isBuilt = false
 
-        init(_ part: consuming Part) {
+        init(_ part: Part) {
             count = part.count
             self.part = part
         }
@@ -109,11 +109,9 @@ final class BackgroundJSONFeedWriter: @unchecked Sendable {
     }
 
     /// Sends items to be written; while ``capacity`` items are already waiting, builds waiting ones instead.
-    /// The part is consumed: a reference the caller kept would make the array shared, and building it would copy
-    /// every item.
-    func write(_ items: consuming Part) {
+    func write(_ items: Part) {
         guard items.count > 0 else { return }
-        send(.items(Slot(consume items)))
+        send(.items(Slot(items)))
     }
 
     /// Ends the document (after a failure, only when it was begun) and returns once all of it is written, building

@@ -30,10 +30,10 @@ enum ConversionOutput {
     }
 
     /// Builds and writes items.
-    func write(_ items: consuming [PendingFeedItem]) {
+    func write(_ items: [PendingFeedItem]) {
         switch self {
-        case .streaming(let writer): writer.write(.pending(consume items))
-        case .collecting(let collected): collected.feed.items += PendingFeedItem.build(consume items)
+        case .streaming(let writer): writer.write(.pending(items))
+        case .collecting(let collected): collected.feed.items += PendingFeedItem.build(items)
         }
     }
 

@@ -111,17 +111,14 @@ public enum FeedConversion {
             while count > 0 {
                 report()
                 if let metadata = parser.metadata { output.begin(metadata.makeJSONFeed()) }
-                // Handed over, not copied: the writer's thread builds the items in place only when this thread
-                // holds no reference to their array (with one, it copied every item, retaining each field, and the
-                // two threads then released the same strings).
-                output.write(consume items)
+                output.write(items)
                 count = try read(buffer)
                 items = count > 0 ? try parser.parsePending(UnsafeRawBufferPointer(rebasing: buffer[..<count])) : []
             }
             items = try parser.finishPending()
             report()
             output.begin(parser.metadata?.makeJSONFeed() ?? JSONFeed(title: "", items: []))
-            output.write(consume items)
+            output.write(items)
             output.finish()
         } catch let error as FeedParseError {
             report()
