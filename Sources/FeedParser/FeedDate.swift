@@ -388,15 +388,17 @@ enum FeedDate {
     /// do not already give (`févr.`, `déc`, `août`, `mai`, `avr`, `Mär`, `Okt`, `dic`, `ago`, `mag`...): news sites
     /// write them in RFC 822 dates (`mar., 22 févr. 2022 20:04:25 +0000`, CommitStrip's feed).
     private static func localMonthNumber(_ word: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-        // Lower-cased: ASCII letters, and the second byte of a Latin-1 capital (`É` is C3 89, `é` C3 A9).
-        var lowered: [UInt8] = []
-        lowered.reserveCapacity(word.count)
-        var afterC3 = false
-        for byte in word {
-            lowered.append(afterC3 && byte < 0x9F ? byte + 0x20 : byte < 0x80 ? byte | 0x20 : byte)
-            afterC3 = byte == 0xC3
+        // Compared lower-cased, in place (this runs for every day name): ASCII letters, and the second byte of a
+        // Latin-1 capital (`É` is C3 89, `é` C3 A9).
+        func lowered(_ index: Int) -> UInt8 {
+            let byte = word[index]
+            if byte < 0x80 { return byte | 0x20 }
+            return index > word.startIndex && word[index - 1] == 0xC3 && byte < 0x9F ? byte + 0x20 : byte
         }
-        return localMonths.first { lowered.starts(with: $0.prefix) }?.month
+        return localMonths.first { month in
+            month.prefix.count <= word.count
+                && month.prefix.indices.allSatisfy { lowered(word.startIndex + $0) == month.prefix[$0] }
+        }?.month
     }
 
     /// Month names' first letters in French, German, Spanish and Italian where they are not English's.

@@ -126,7 +126,7 @@ enum InputBounds {
         // to go on, or `nil` when the `&` starts something else.
         func escapeBareNumericAmpersand(at ampersand: Int, end: Int) -> Int? {
             guard ampersand + 1 < end, bytes[ampersand + 1] == 0x23,
-                !FeedText.startsNumericReference(bytes[..<end], hash: ampersand + 1)
+                !bytes.withUnsafeBufferPointer({ FeedText.startsNumericReference($0, hash: ampersand + 1, end: end) })
             else { return nil }
             leaveOut(ampersand..<(ampersand + 1), keeping: Array("&amp;".utf8))
             return ampersand + 2

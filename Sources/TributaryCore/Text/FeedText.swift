@@ -537,16 +537,16 @@ public enum FeedText {
     /// Whether the `#` at `hash` (after an `&`) starts a numeric reference: a decimal digit follows it, or `x` (or
     /// `X`) and a hexadecimal digit. HTML reads `&#` without them as text (`` `&#${code};` `` in a post's code, `&#;`);
     /// libxml2 drops the `&#`, so the sanitizer escapes the `&` of those before it reads them.
-    public static func startsNumericReference<Bytes: RandomAccessCollection<UInt8>>(
-        _ bytes: Bytes,
-        hash: Bytes.Index
-    ) -> Bool {
+    /// The bytes end at `end`.
+    @inlinable
+    public static func startsNumericReference(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int, end: Int? = nil) -> Bool {
+        let end = end ?? bytes.count
         let isDigit = { (byte: UInt8) in byte &- 0x30 < 10 }
-        var index = bytes.index(after: hash)
-        guard index < bytes.endIndex else { return false }
+        var index = hash + 1
+        guard index < end else { return false }
         if bytes[index] == 0x78 || bytes[index] == 0x58 {  // x X
-            index = bytes.index(after: index)
-            return index < bytes.endIndex && (isDigit(bytes[index]) || (bytes[index] | 0x20) &- 0x61 < 6)
+            index += 1
+            return index < end && (isDigit(bytes[index]) || (bytes[index] | 0x20) &- 0x61 < 6)
         }
         return isDigit(bytes[index])
     }
