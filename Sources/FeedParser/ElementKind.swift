@@ -168,7 +168,6 @@ enum ElementKind: UInt8 {
         }
     }
 
-    /// RSS 0.90's namespace, as Netscape published it and as some of its feeds wrote it (`channel.netscape.com`).
     /// A namespace as the known ones are written: lower-cased, without the white space around it, `http` for
     /// `https`, and with the last slash a module's address has. Feeds write all of these (a `https` Dublin Core on
     /// theweek.com and in Microsoft's MSN feed specification, `xmlns:dc="  http://purl.org/dc/elements/1.1/  "`,
@@ -186,6 +185,7 @@ enum ElementKind: UInt8 {
         return normalized
     }
 
+    /// RSS 0.90's namespace, as Netscape published it and as some of its feeds wrote it (`channel.netscape.com`).
     static let rss090Namespaces: Set<String> = [
         "http://my.netscape.com/rdf/simple/0.9/", "http://channel.netscape.com/rdf/simple/0.9/",
     ]
