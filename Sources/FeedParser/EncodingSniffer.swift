@@ -275,15 +275,14 @@ enum EncodingSniffer {
         let name =
             forced ?? byteOrderMark(prefix)?.name ?? declaredEncoding(prefix).flatMap { isKnown($0) ? $0 : nil }
             ?? "UTF-8"
+        let compact = normalized(name)
         // The larger encodings a label is read as (``browserSuperset(of:)``) go by the label's name, as WHATWG
         // names its decoders and feedparser reports them.
-        switch normalized(name) {
+        if let superset = browserSupersets.first(where: { normalized($0.superset) == compact }) { return superset.name }
+        switch compact {
         case "utf8": return "utf-8"
-        case "shiftjis", "windows31j": return "shift_jis"
-        case "eucjp", "eucjpms": return "euc-jp"
-        case "cp949": return "euc-kr"
-        case "big5hkscs": return "big5"
-        case "cp874": return "windows-874"
+        case "shiftjis": return "shift_jis"
+        case "eucjp": return "euc-jp"
         case "windows1252": return "windows-1252"
         case "iso88591": return "iso-8859-1"
         default: return name.lowercased().replacingOccurrences(of: "_", with: "-")
@@ -298,22 +297,34 @@ enum EncodingSniffer {
     static func browserSuperset(of label: String) -> String? {
         let compact = normalized(label)
         if compact == "iso88591" || usASCIILabels.contains(compact) { return "windows-1252" }
-        let superset: String
-        switch compact {
-        case "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936", "gb231280", "csiso58gb231280",
-            "isoir58":
-            superset = "GB18030"
-        case "shiftjis", "ms932", "windows31j": superset = "WINDOWS-31J"
-        case "eucjp", "cseucpkdfmtjapanese": superset = "EUC-JP-MS"
-        case "euckr", "cseuckr", "csksc56011987", "isoir149", "korean", "ksc56011987", "ksc56011989", "ksc5601",
-            "windows949":
-            superset = "CP949"
-        case "big5", "cnbig5", "csbig5", "xxbig5": superset = "BIG5-HKSCS"
-        case "tis620", "iso885911", "dos874", "windows874": superset = "CP874"
-        default: return nil
+        guard let superset = browserSupersets.first(where: { $0.labels.contains(compact) })?.superset else {
+            return nil
         }
         return isKnown(superset) ? superset : nil
     }
+
+    /// The CJK and Thai labels (``normalized(_:)``) that browsers read as a larger encoding, that encoding (as iconv
+    /// names it), and the name a document read in it goes by (the label's, as WHATWG names its decoder).
+    private static let browserSupersets: [(labels: Set<String>, superset: String, name: String)] = [
+        (
+            [
+                "gb2312", "gbk", "xgbk", "csgb2312", "chinese", "cp936", "windows936", "gb231280", "csiso58gb231280",
+                "isoir58",
+            ],
+            "GB18030", "gb18030"
+        ),
+        (["shiftjis", "ms932", "windows31j"], "WINDOWS-31J", "shift_jis"),
+        (["eucjp", "cseucpkdfmtjapanese"], "EUC-JP-MS", "euc-jp"),
+        (
+            [
+                "euckr", "cseuckr", "csksc56011987", "isoir149", "korean", "ksc56011987", "ksc56011989", "ksc5601",
+                "windows949",
+            ],
+            "CP949", "euc-kr"
+        ),
+        (["big5", "cnbig5", "csbig5", "xxbig5"], "BIG5-HKSCS", "big5"),
+        (["tis620", "iso885911", "dos874", "windows874"], "CP874", "windows-874"),
+    ]
 
     /// What to do with a declared encoding libxml2 cannot read as written, `nil` when it can:
     /// - a code page named by its number (`437`, `850`, `866`: not an XML encoding name, which starts with a

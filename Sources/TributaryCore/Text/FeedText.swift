@@ -536,8 +536,8 @@ public enum FeedText {
 
     /// Whether the `#` at `hash` (after an `&`) starts a numeric reference: a decimal digit follows it, or `x` (or
     /// `X`) and a hexadecimal digit. HTML reads `&#` without them as text (`` `&#${code};` `` in a post's code, `&#;`);
-    /// libxml2 drops the `&#`, so the sanitizer escapes the `&` of those before it reads them.
-    /// The bytes end at `end`.
+    /// libxml2 drops the `&#`, so the sanitizer escapes the `&` of those before it reads them. The bytes looked at
+    /// end at `end` (the buffer's end by default).
     @inlinable
     public static func startsNumericReference(_ bytes: UnsafeBufferPointer<UInt8>, hash: Int, end: Int? = nil) -> Bool {
         let end = end ?? bytes.count
